@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Set up everything watercolor needs on a fresh machine of our kind (Debian, Python 3.11,
+# Node 20, root): Debian's Chromium, a virtualenv at .venv with CPU torch and the pinned
+# Python packages, and the pinned JS libraries (p5, p5.brush). Idempotent: a second run only
+# checks. Usage: bash scripts/setup.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "[setup] installing Debian's chromium"
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  echo "[setup] creating .venv"
+  python3 -m venv .venv
+fi
+# CPU torch first: anything that depends on torch would otherwise pull a CUDA build (GBs).
+if ! .venv/bin/python -c "import torch" >/dev/null 2>&1; then
+  echo "[setup] installing CPU torch"
+  .venv/bin/pip install -q torch==2.13.0
+fi
+stamp=.venv/.watercolor-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  echo "[setup] installing watercolor and its pinned dependencies"
+  .venv/bin/pip install -q -e ".[dev]"
+  touch "$stamp"
+fi
+
+js=watercolor/render/js
+if [ ! -d "$js/node_modules/p5.brush" ] || [ "$js/package-lock.json" -nt "$js/node_modules/.package-lock.json" ]; then
+  echo "[setup] installing pinned JS libraries (npm ci)"
+  npm ci --prefix "$js" --no-audit --no-fund --loglevel=error
+fi
+echo "[setup] ready: $(chromium --version 2>/dev/null | head -1)"
