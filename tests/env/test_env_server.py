@@ -1,0 +1,171 @@
+"""The real server as a subprocess: concurrent sessions on one pool, clients, clean shutdown."""
+
+import asyncio
+import base64
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from watercolor.env.client import PaintEnv, paint_remote
+from watercolor.env.models import PaintAction
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+REPO = Path(__file__).parents[2]
+MAX_SESSIONS = 2
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below `pid` (read from /proc: Playwright's driver, Chromium, renderers)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            parents[int(entry.name)] = int(process_stat(int(entry.name))[1])
+        except (ValueError, OSError, IndexError):
+            continue
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier}
+        found |= frontier
+    return found
+
+
+def process_stat(pid: int) -> list[str]:
+    """/proc/PID/stat after the command name: state, parent pid, ..."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def process_state(pid: int) -> str | None:
+    """'R', 'S', ... for a live process, 'Z' for a zombie, None when it is gone.
+
+    Zombies are tolerated: Chromium's zygotes are orphaned when the browser exits, and PID 1
+    in our containers does not reap orphans (DESIGN.md §6); they hold no memory or CPU.
+    """
+    try:
+        return process_stat(pid)[0]
+    except OSError:
+        return None
+
+
+def wait_until_healthy(url: str, server: subprocess.Popen, timeout_s: float = 120) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        assert server.poll() is None, "server exited during startup"
+        try:
+            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.5)
+    raise TimeoutError(f"{url} not healthy after {timeout_s} s")
+
+
+@pytest.fixture(scope="module")
+def server():
+    """`python -m watercolor.env.serve` on a free loopback port; always terminated."""
+    port = free_port()
+    command = [sys.executable, "-m", "watercolor.env.serve", "--port", str(port)]
+    command += ["--max-sessions", str(MAX_SESSIONS), "--workers", "2", "--log-level", "warning"]
+    command += ["--time-limit", "60"]  # generous: CI machines are shared and slow
+    process = subprocess.Popen(command, cwd=REPO)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_healthy(url, process)
+        yield url, process
+    finally:
+        children = descendants(process.pid)
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    assert len(children) > 2, "the server ran no browser"
+    left = [pid for pid in children if process_state(pid) not in (None, "Z")]
+    assert not left, f"processes outlived the server: {left}"
+
+
+async def episode(url: str, seed: int, good: str, bad: str):
+    """One session: a watercolour episode, then a bad-reply episode."""
+    async with PaintEnv(base_url=url, message_timeout_s=300) as env:
+        first = await env.reset(seed=seed)
+        painted = await env.step(PaintAction(reply=good))
+        await env.reset(seed=seed + 100)
+        refused = await env.step(PaintAction(reply=bad))
+        return first.observation, painted, refused
+
+
+async def test_two_sessions_render_at_once(server, watercolour_reply, bad_reply):
+    url, _ = server
+    started = time.perf_counter()
+    runs = await asyncio.gather(*(episode(url, s, watercolour_reply, bad_reply) for s in (1, 2)))
+    wall = time.perf_counter() - started
+    for first, painted, refused in runs:
+        assert first.prompt and first.system_prompt and not first.done
+        obs = painted.observation
+        assert obs.status == "ok", obs.errors
+        assert 0.0 < painted.reward == obs.score <= 1.0 and painted.done
+        assert base64.b64decode(obs.png_base64).startswith(b"\x89PNG")
+        assert obs.to_canvas().rgba is not None
+        assert refused.observation.status == "violation" and refused.observation.violations
+        assert refused.reward == 0.0 and refused.observation.score == 0.0
+    # Server-side clocks: each step started before the other finished (both in flight).
+    spans = [
+        (p.observation.metadata["step_started"], p.observation.metadata["step_finished"])
+        for _, p, _ in runs
+    ]
+    assert max(start for start, _ in spans) < min(end for _, end in spans), spans
+    union = max(end for _, end in spans) - min(start for start, _ in spans)
+    assert union < sum(end - start for start, end in spans)
+    print(f"\ntwo sessions: wall {wall:.1f} s, steps {[round(e - s, 2) for s, e in spans]} s")
+
+
+async def test_paint_remote_gives_none_for_a_dead_server(server, bad_reply):
+    url, _ = server
+    dead = f"http://127.0.0.1:{free_port()}"
+    refused, lost = await paint_remote([url, dead], [bad_reply, bad_reply], seeds=[5, 6])
+    assert refused.status == "violation" and refused.reward == 0.0
+    assert lost.status == "infra_error" and lost.reward is None and lost.errors
+
+
+def test_stateless_http_step_paints_for_a_fresh_episode(server, bad_reply):
+    url, _ = server
+    answer = httpx.post(f"{url}/step", json={"action": {"reply": bad_reply}}, timeout=60).json()
+    assert answer["done"] and answer["reward"] == 0.0
+    assert answer["observation"]["prompt"] and answer["observation"]["status"] == "violation"
+    assert httpx.get(f"{url}/metadata", timeout=10).json()["name"] == "watercolor"
+
+
+async def test_max_sessions_is_enforced(server):
+    url, _ = server
+    async with PaintEnv(base_url=url) as a, PaintEnv(base_url=url) as b:
+        await asyncio.gather(a.reset(seed=1), b.reset(seed=2))
+        with pytest.raises(RuntimeError, match="CAPACITY_REACHED"):
+            async with PaintEnv(base_url=url) as extra:
+                await extra.reset(seed=3)
+
+
+async def test_a_client_that_drops_mid_step_does_not_hurt_the_server(
+    server, watercolour_reply, bad_reply
+):
+    url, process = server
+    async with PaintEnv(base_url=url) as quitter:
+        await quitter.reset(seed=8)
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(quitter.step(PaintAction(reply=watercolour_reply)), 0.5)
+    async with PaintEnv(base_url=url) as env:
+        await env.reset(seed=9)
+        result = await env.step(PaintAction(reply=bad_reply))
+    assert result.observation.status == "violation" and process.poll() is None

@@ -1,0 +1,109 @@
+"""PaintEnvironment in-process: reset determinism, one-step episodes, scorer and failures."""
+
+import asyncio
+import base64
+import io
+
+import pytest
+from PIL import Image
+
+from watercolor.canvas import Status
+from watercolor.env.environment import PaintEnvironment
+from watercolor.env.models import PaintAction
+from watercolor.render.pool import RenderConfig, RenderPool
+from watercolor.tasks.painting.prompts import SYSTEM_PROMPT, prompts
+
+RENDER = RenderConfig(workers=1, time_limit_s=60)  # generous: shared, slow machines
+
+
+@pytest.fixture(scope="module")
+async def pool():
+    async with RenderPool(RENDER) as pool:
+        yield pool
+
+
+def test_reset_draws_the_prompt_from_the_seed():
+    env, other = PaintEnvironment(RenderPool(RENDER)), PaintEnvironment(RenderPool(RENDER))
+    first = env.reset(seed=3)
+    assert first.prompt == other.reset(seed=3).prompt
+    assert first.system_prompt == SYSTEM_PROMPT and first.seed == 3
+    assert not first.done and first.reward is None and first.status is None
+    assert env.state.seed == 3 and env.state.step_count == 0 and env.state.episode_id
+    drawn = {env.reset(seed=seed).prompt for seed in range(40)}
+    assert len(drawn) > 1 and drawn <= set(prompts("train"))
+    assert env.reset(seed=1, prompt="a grey heron").prompt == "a grey heron"
+    assert env.reset().seed is not None  # an unseeded episode still records its seed
+
+
+@pytest.mark.browser
+async def test_one_step_paints_scores_and_ends_the_episode(pool, watercolour_reply):
+    env = PaintEnvironment(pool)
+    env.reset(seed=1)
+    final = await env.step_async(PaintAction(reply=watercolour_reply))
+    assert final.status == "ok", final.errors
+    assert 0.0 < final.score <= 1.0 and final.reward == final.score and final.done
+    assert Image.open(io.BytesIO(base64.b64decode(final.png_base64))).size[0] > 0
+    assert final.to_canvas().rgba.shape[2] == 4 and final.timings["total_ms"] > 0
+    assert final.metadata["step_started"] <= final.metadata["step_finished"]
+    assert env.state.step_count == 1 and env.state.score == final.score
+    with pytest.raises(RuntimeError, match="reset"):
+        await env.step_async(PaintAction(reply=watercolour_reply))
+
+
+@pytest.mark.browser
+async def test_a_gate_violation_scores_zero(pool, bad_reply):
+    env = PaintEnvironment(pool)
+    env.reset(seed=2)
+    final = await env.step_async(PaintAction(reply=bad_reply))
+    assert final.status == "violation" and final.violations
+    assert final.score == 0.0 and final.reward == 0.0 and final.done
+
+
+@pytest.mark.browser
+async def test_the_scorer_is_injectable_sync_or_async(pool):
+    seen = []
+
+    def constant(canvas, prompt):
+        seen.append((canvas.status, prompt))
+        return 0.5
+
+    async def judge(canvas, prompt):
+        await asyncio.sleep(0)
+        return 0.25
+
+    for score, expected in [(constant, 0.5), (judge, 0.25)]:
+        env = PaintEnvironment(pool, score=score)
+        env.reset(seed=4, prompt="a grey heron")
+        assert (await env.step_async(PaintAction(reply="no code here"))).reward == expected
+    assert seen == [(Status.VIOLATION, "a grey heron")]
+
+
+@pytest.mark.browser
+async def test_blocking_step_runs_on_the_pools_loop(pool, bad_reply):
+    env = PaintEnvironment(pool, loop=asyncio.get_running_loop())
+    env.reset(seed=5)
+    final = await asyncio.to_thread(env.step, PaintAction(reply=bad_reply))
+    assert final.done and final.status == "violation"
+    with pytest.raises(RuntimeError, match="step_async"):
+        PaintEnvironment(pool).step(PaintAction(reply=bad_reply))
+
+
+@pytest.mark.browser
+async def test_infrastructure_failures_give_no_reward(pool, watercolour_reply, bad_reply):
+    # A browser that cannot start is our failure: no verdict on the sketch, reward None.
+    broken = RenderPool(RenderConfig(workers=1, chromium="/nonexistent/chromium"))
+    try:
+        env = PaintEnvironment(broken)
+        env.reset(seed=6)
+        final = await env.step_async(PaintAction(reply=watercolour_reply))
+    finally:
+        await broken.close()
+    assert final.status == "infra_error" and final.errors
+    assert final.reward is None and final.score is None and final.done
+
+    def scorer_down(canvas, prompt):
+        raise ConnectionError("scorer down")
+
+    env = PaintEnvironment(pool, score=scorer_down)
+    env.reset(seed=7)
+    assert (await env.step_async(PaintAction(reply=bad_reply))).reward is None

@@ -1,0 +1,97 @@
+"""The tiny painter: tokenizer and cache naming (fast), then a real smoke-scale build (slow)."""
+
+import time
+from dataclasses import replace
+
+import pytest
+import torch
+from transformers import AutoModelForCausalLM, AutoTokenizer
+
+from watercolor.policy.corpus import generate_corpus
+from watercolor.policy.tiny import (
+    BUILD_INFO,
+    SMOKE,
+    TinyConfig,
+    cache_dir,
+    config_hash,
+    ensure_tiny_model,
+    read_build_info,
+    torch_threads,
+    train_tokenizer,
+)
+
+PROMPT = [{"role": "user", "content": "paint a crimson hibiscus in watercolour"}]
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    texts = [e.prompt + "\n" + e.reply for e in generate_corpus(120, seed=0)]
+    return train_tokenizer(texts, vocab_size=1024)
+
+
+def test_config_hash_names_the_build():
+    assert config_hash(SMOKE) == config_hash(replace(SMOKE))
+    assert config_hash(SMOKE) != config_hash(replace(SMOKE, steps=SMOKE.steps + 1))
+    assert config_hash(TinyConfig()) != config_hash(replace(TinyConfig(), prompts=("paint a fig",)))
+    assert cache_dir(SMOKE, "/x").as_posix() == f"/x/tiny-{config_hash(SMOKE)}"
+
+
+def test_tokenizer_round_trips_and_keeps_code_lines_short(tokenizer):
+    reply = generate_corpus(3, seed=9)[0].reply
+    assert tokenizer.decode(tokenizer.encode(reply)) == reply
+    assert len(tokenizer.encode("  brush.vertex(-12, 35);\n")) <= 6
+
+
+def test_chat_template_prompt_is_a_prefix_of_the_conversation(tokenizer):
+    # TRL finds the completion where prompt and prompt+completion tokens diverge.
+    reply = [{"role": "assistant", "content": "```js\nfunction setup() {\n}\n```"}]
+    prompt_ids = tokenizer.apply_chat_template(PROMPT, add_generation_prompt=True, return_dict=False)
+    full_ids = tokenizer.apply_chat_template(PROMPT + reply, return_dict=False)
+    assert full_ids[: len(prompt_ids)] == prompt_ids
+    assert tokenizer.eos_token == "<|im_end|>" and tokenizer.eos_token_id in full_ids
+    assert tokenizer.pad_token_id not in full_ids
+
+
+@pytest.mark.slow
+def test_build_is_cached_and_reused(smoke_model, tiny_cache):
+    assert smoke_model == cache_dir(SMOKE, tiny_cache)
+    built_at = (smoke_model / BUILD_INFO).stat().st_mtime_ns
+    start = time.perf_counter()
+    assert ensure_tiny_model(SMOKE, tiny_cache) == smoke_model
+    assert time.perf_counter() - start < 1.0
+    assert (smoke_model / BUILD_INFO).stat().st_mtime_ns == built_at
+    assert [p.name for p in tiny_cache.iterdir()] == [smoke_model.name]  # no temp dirs left
+
+
+@pytest.mark.slow
+def test_warm_start_lowers_the_loss(smoke_model):
+    info = read_build_info(smoke_model)
+    first, last = info["losses"][0]["loss"], info["losses"][-1]["loss"]
+    assert last < first - 1.5, info["losses"]
+    assert info["parameters"] > 100_000 and info["wall_s"] > 0
+
+
+@pytest.mark.slow
+def test_loads_offline_like_a_hub_model(smoke_model, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    model = AutoModelForCausalLM.from_pretrained(smoke_model, local_files_only=True)
+    tokenizer = AutoTokenizer.from_pretrained(smoke_model, local_files_only=True)
+    assert type(model).__name__ == "Qwen3ForCausalLM"
+    assert model.config.tie_word_embeddings and model.dtype == torch.float32
+    assert sum(p.numel() for p in model.parameters()) == read_build_info(smoke_model)["parameters"]
+    assert tokenizer.eos_token_id == model.generation_config.eos_token_id
+    text = tokenizer.apply_chat_template(PROMPT, add_generation_prompt=True, tokenize=False)
+    assert text.endswith("<|im_start|>assistant\n")
+
+
+@pytest.mark.slow
+def test_the_warm_started_model_writes_brush_code(smoke_model):
+    model = AutoModelForCausalLM.from_pretrained(smoke_model)
+    tokenizer = AutoTokenizer.from_pretrained(smoke_model)
+    inputs = tokenizer.apply_chat_template(PROMPT, add_generation_prompt=True, return_tensors="pt",
+                                           return_dict=True)
+    torch.manual_seed(0)
+    with torch_threads(None), torch.no_grad():
+        out = model.generate(**inputs, max_new_tokens=48, do_sample=True, top_k=20)
+    reply = tokenizer.decode(out[0, inputs["input_ids"].shape[1] :])
+    assert reply.startswith("```js") and "brush." in reply, reply

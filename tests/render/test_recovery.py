@@ -1,0 +1,71 @@
+"""The pool survives what sketches do to it: hung pages, crashed pages, a killed browser."""
+
+import asyncio
+import os
+import signal
+
+import numpy as np
+import pytest
+from conftest import SIZE, WATERCOLOUR, sketch
+
+from watercolor.canvas import Status
+from watercolor.render import RenderConfig, RenderPool
+from watercolor.render.pool import DETERMINISM_TOLERANCE
+
+pytestmark = pytest.mark.browser
+
+HANG = sketch("for (;;) {}")
+HEAP_BOMB = sketch("const a = []; for (;;) a.push(new Array(1e6).fill(1.5));")
+FLAT = sketch("background(30, 120, 200);")
+
+
+def close_enough(a: np.ndarray, b: np.ndarray) -> bool:
+    difference = np.abs(a.astype(int) - b.astype(int)).max(axis=2)
+    return difference.max() <= DETERMINISM_TOLERANCE["max_channel_difference"]
+
+
+async def test_batch_survives_a_hang_and_a_crash(pool):
+    reference = await pool.render(WATERCOLOUR, seed=5)
+    batch = [WATERCOLOUR, HANG, WATERCOLOUR, HEAP_BOMB, WATERCOLOUR]
+    results = await pool.render_batch(batch, seeds=5)
+    assert [c.status for c in results] == [
+        Status.OK,
+        Status.TIMEOUT,
+        Status.OK,
+        Status.CRASHED,
+        Status.OK,
+    ], [c.errors for c in results]
+    for canvas in results[::2]:
+        assert close_enough(canvas.rgba, reference.rgba)
+    after = await pool.render_batch([WATERCOLOUR, FLAT], seeds=5)
+    assert [c.status for c in after] == [Status.OK, Status.OK]
+    assert close_enough(after[0].rgba, reference.rgba)
+    assert after[1].rgba[0, 0, :3].tolist() == [30, 120, 200]
+
+
+async def test_killed_browser_is_relaunched_and_no_sketch_is_lost():
+    async with RenderPool(RenderConfig(size=SIZE, workers=2)) as own:
+        assert (await own.render(FLAT)).status == Status.OK
+        os.kill(own.browser_pid(), signal.SIGKILL)  # between renders
+        results = await own.render_batch([FLAT] * 3)
+        assert [c.status for c in results] == [Status.OK] * 3, [c.errors for c in results]
+        assert own.launches == 2
+
+        batch = asyncio.ensure_future(own.render_batch([WATERCOLOUR] * 4, seeds=1))
+        await asyncio.sleep(0.3)
+        os.kill(own.browser_pid(), signal.SIGKILL)  # while sketches are in flight
+        results = await batch
+        assert [c.status for c in results] == [Status.OK] * 4, [c.errors for c in results]
+        assert own.launches == 3
+
+
+async def test_missing_browser_is_an_infrastructure_error_not_a_sketch_error():
+    broken = RenderPool(RenderConfig(size=SIZE, workers=1, chromium="/nonexistent/chromium"))
+    try:
+        canvas = await broken.render(FLAT)
+        assert canvas.status == Status.INFRA_ERROR and canvas.infra_failure
+        assert canvas.errors and canvas.png is None
+        with pytest.raises(Exception, match="nonexistent"):
+            await broken.start()
+    finally:
+        await broken.close()

@@ -1,0 +1,117 @@
+"""Every bad input a model can write, at render level: each ends as it should, and quickly."""
+
+import pytest
+from conftest import TIME_LIMIT_S, WATERCOLOUR, sketch
+
+from watercolor.canvas import Status
+
+pytestmark = pytest.mark.browser
+
+PAINT = 'brush.noStroke(); brush.fill("#e07a8f", 150); brush.circle(0, 0, 60);'
+
+# (name, sketch, status, a fragment every error list must contain)
+BAD_SKETCHES = [
+    (
+        "syntax error",
+        "function setup() { createCanvas(256, 256, WEBGL);",
+        Status.ERROR,
+        "SyntaxError",
+    ),
+    ("exception in setup", sketch("null.x;"), Status.ERROR, "TypeError"),
+    (
+        "exception after painting",
+        sketch(PAINT, draw="if (frameCount === 2) notDefined();"),
+        Status.ERROR,
+        "notDefined is not defined",
+    ),
+    (
+        "deep recursion",
+        "function f(n) { return f(n + 1) + 1; }\n" + sketch("f(0);"),
+        Status.ERROR,
+        "call stack",
+    ),
+    ("alert", sketch("alert('hello');"), Status.ERROR, "alert('hello')"),
+    (
+        "confirm and prompt",
+        sketch("confirm('sure?'); prompt('name?');"),
+        Status.ERROR,
+        "prompt('name?')",
+    ),
+    ("navigation", sketch("location.href = 'http://example.com/';"), Status.ERROR, "navigat"),
+    ("reload", sketch("location.reload();"), Status.ERROR, "navigat"),
+    (
+        "huge canvas",
+        "function setup() { createCanvas(20000, 20000, WEBGL); }",
+        Status.ERROR,
+        "far larger",
+    ),
+    ("no canvas", "function setup() { background(200); }", Status.ERROR, "canvas"),
+    (
+        "2D canvas",
+        "function setup() { createCanvas(256, 256); background(200); }",
+        Status.ERROR,
+        "WEBGL",
+    ),
+    ("neither setup nor draw", "let x = 1;", Status.ERROR, "neither setup() nor draw()"),
+    (
+        "error handlers overridden",
+        "window.onerror = () => true; console.error = console.log = () => {};\n"
+        "window.addEventListener = () => {};\n"
+        + sketch("window.addEventListener('error', (e) => e.preventDefault()); hidden();"),
+        Status.ERROR,
+        "hidden is not defined",
+    ),
+]
+
+NETWORK = {
+    "fetch": "fetch('http://example.com/x').catch(() => {});",
+    "XHR": "const r = new XMLHttpRequest(); r.open('GET', 'http://example.com/x'); r.send();",
+    "WebSocket": "new WebSocket('ws://example.com/socket');",
+    "image": "const i = new Image(); i.src = 'http://example.com/a.png';",
+    "script tag": "const s = document.createElement('script'); s.src = 'http://example.com/a.js';"
+    " document.head.appendChild(s);",
+    "dynamic import": "import('http://example.com/m.js').catch(() => {});",
+    "sendBeacon": "navigator.sendBeacon('http://example.com/b', 'data');",
+    "file fetch": "fetch('file:///etc/passwd').catch(() => {});",
+    "loadImage": "loadImage('http://example.com/a.png');",
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "code", "status", "fragment"), BAD_SKETCHES, ids=[c[0] for c in BAD_SKETCHES]
+)
+async def test_bad_sketch(pool, name, code, status, fragment):
+    canvas = await pool.render(code)
+    assert canvas.status == status, (name, canvas.errors)
+    assert canvas.png is None
+    assert any(fragment in error for error in canvas.errors), canvas.errors
+
+
+@pytest.mark.parametrize("attempt", NETWORK.values(), ids=NETWORK.keys())
+async def test_network_attempts_are_refused_and_reported(pool, attempt):
+    canvas = await pool.render(sketch(PAINT + attempt))
+    assert canvas.status == Status.ERROR, canvas.errors
+    assert any("refused by the sandbox" in error for error in canvas.errors), canvas.errors
+
+
+@pytest.mark.parametrize("where", ["setup", "draw"])
+async def test_infinite_loop_times_out_quickly(pool, where):
+    code = sketch("for (;;) {}") if where == "setup" else sketch("", draw="while (true) {}")
+    canvas = await pool.render(code)
+    assert canvas.status == Status.TIMEOUT, canvas.errors
+    assert canvas.timings["total_ms"] < (TIME_LIMIT_S + 1.5) * 1000
+    assert (await pool.render(WATERCOLOUR)).status == Status.OK  # the page was freed
+
+
+RUNAWAY_MEMORY = {
+    "js heap": "const a = []; for (;;) a.push(new Array(1e6).fill(1.5));",
+    "canvases": "const a = []; for (;;) a.push(createGraphics(2000, 2000));",
+    "typed arrays": "const a = []; for (;;) a.push(new Float64Array(2e8));",
+}
+
+
+@pytest.mark.parametrize("bomb", RUNAWAY_MEMORY.values(), ids=RUNAWAY_MEMORY.keys())
+async def test_runaway_memory_ends_as_crash_or_error(pool, bomb):
+    canvas = await pool.render(sketch(bomb))
+    assert canvas.status in (Status.CRASHED, Status.ERROR), canvas.errors
+    assert canvas.timings["total_ms"] < TIME_LIMIT_S * 1000

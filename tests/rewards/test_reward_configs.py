@@ -1,0 +1,99 @@
+"""conf/reward/*.yaml compose with Hydra, instantiate into RewardSets, reweight from the CLI,
+and order genuine watercolours above the cheats the way the design says they should."""
+
+from pathlib import Path
+
+import pytest
+import synthetic_canvases as paint
+from hydra import compose, initialize_config_dir
+from hydra.utils import instantiate
+
+from watercolor.canvas import Canvas, Status
+from watercolor.rewards.reward_set import RewardSet
+
+CONF = Path(__file__).resolve().parents[2] / "conf"
+REWARDS = sorted(p.stem for p in (CONF / "reward").glob("*.yaml"))
+PROMPT = "draw a coral hibiscus with green leaves in watercolour"
+
+
+def reward_set(name: str, *overrides: str) -> RewardSet:
+    """What an entry point does: compose the `reward` group with overrides, instantiate it."""
+    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
+        cfg = compose(overrides=[f"+reward={name}", *overrides])
+    return instantiate(cfg.reward)
+
+
+@pytest.fixture(scope="module")
+def sets() -> dict[str, RewardSet]:
+    return {name: reward_set(name) for name in ("coarse", "fine_grained", "gated")}
+
+
+def test_the_three_seed_rewards_exist():
+    assert {"coarse", "fine_grained", "gated"} <= set(REWARDS)
+
+
+@pytest.mark.parametrize("name", REWARDS)
+def test_every_reward_config_instantiates_and_scores(name):
+    rewards = reward_set(name)
+    assert isinstance(rewards, RewardSet)
+    assert sum(rewards.weights.values()) == pytest.approx(1.0)  # documented: totals in [0, 1]
+    score = rewards.score(paint.layered_watercolour(), prompt=PROMPT)
+    assert 0.0 < score.total <= 1.0
+    assert set(score.components) == set(rewards.components)
+    assert rewards.score(Canvas(status=Status.INFRA_ERROR)).total is None
+
+
+def test_gated_is_fine_grained_behind_a_hard_gate(sets):
+    fine, gated = sets["fine_grained"], sets["gated"]
+    assert set(fine.components) < set(gated.components) and set(gated.gate) >= {"clean_run"}
+    genuine = paint.layered_watercolour()
+    assert gated.score(genuine).total == pytest.approx(fine.score(genuine).total)
+    threw = Canvas(status=Status.ERROR, png=genuine.png, errors=["TypeError: x is undefined"])
+    refused = Canvas(status=Status.VIOLATION, violations=["bare_primitive"], png=genuine.png)
+    for canvas in (threw, refused, paint.blank()):
+        assert gated.score(canvas).total == 0.0 and fine.score(canvas).total > 0.0
+
+
+def test_command_line_reweighting_changes_the_total():
+    canvas = paint.layered_watercolour()
+    default = reward_set("fine_grained").score(canvas)
+    reweighted = reward_set("fine_grained", "reward.components.coverage.weight=0").score(canvas)
+    assert reweighted.total == pytest.approx(default.total - 0.10 * default.components["coverage"])
+    dropped = reward_set("fine_grained", "~reward.components.palette_match")
+    assert "palette_match" not in dropped.components
+    gate_off = reward_set("gated", "reward.gate=[]")
+    assert gate_off.score(paint.blank()).total > 0.0
+
+
+def test_dropping_a_gate_component_is_refused_loudly():
+    with pytest.raises(Exception, match="clean_run"):
+        reward_set("gated", "~reward.components.clean_run")
+
+
+CHEATS = {
+    "flat_blocks": paint.flat_blocks,
+    "flat_mosaic": paint.flat_mosaic,
+    "speckle": paint.speckle,
+    "huge_blob": paint.huge_blob,
+    "blank": paint.blank,
+}
+
+
+@pytest.mark.parametrize("name", ["fine_grained", "gated"])
+@pytest.mark.parametrize("cheat", CHEATS)
+def test_layered_watercolours_outscore_the_cheats(sets, name, cheat):
+    rewards = sets[name]
+    genuine = [paint.layered_watercolour(layers) for layers in (3, 6, 12)]
+    worst_genuine = min(rewards.score(c, prompt=PROMPT).total for c in genuine)
+    assert worst_genuine > rewards.score(CHEATS[cheat](), prompt=PROMPT).total + 0.15
+
+
+@pytest.mark.parametrize("flat", [paint.flat_blocks, paint.flat_mosaic])
+def test_coarse_is_fooled_by_flat_blocks_more_than_fine_grained(sets, flat):
+    flat, genuine = flat(), paint.layered_watercolour()
+
+    def margin(name: str) -> float:  # how far the flat blocks beat (or trail) the watercolour
+        return sets[name].score(flat).total - sets[name].score(genuine).total
+
+    assert margin("coarse") > 0.0  # flat blocks in the right colours win the coarse reward
+    assert margin("fine_grained") < -0.3 and margin("coarse") > margin("fine_grained") + 0.3

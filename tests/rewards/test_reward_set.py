@@ -1,0 +1,108 @@
+"""RewardSet semantics with plain functions: weights, gate, None, columns, groups."""
+
+import pytest
+
+from watercolor.canvas import Canvas, Status
+from watercolor.rewards.reward_set import RewardSet
+
+OK = Canvas(status=Status.OK, sketch="brush.circle(0, 0, 9);")
+THREW = Canvas(status=Status.ERROR, errors=["TypeError"])
+LOST = Canvas(status=Status.INFRA_ERROR, errors=["browser gone"])
+
+
+def ran(canvas: Canvas) -> float | None:
+    return None if canvas.infra_failure else float(canvas.ok)
+
+
+def half(canvas: Canvas) -> float | None:
+    return None if canvas.infra_failure else 0.5
+
+
+def undecided(canvas: Canvas) -> float | None:
+    return None
+
+
+def echo_prompt(canvas: Canvas, prompt: str = "", bonus: float = 0.0) -> float:
+    return min(1.0, len(prompt) / 10 + bonus)
+
+
+def build(gate=(), normalise=False, **extra) -> RewardSet:
+    components = {
+        "ran": {"weight": 0.2, "fn": ran},
+        "half": {"weight": 0.8, "fn": half},
+        **extra,
+    }
+    return RewardSet(components, gate=gate, normalise=normalise)
+
+
+def test_total_is_the_weighted_sum_and_every_component_is_reported():
+    score = build().score(OK)
+    assert score.total == pytest.approx(0.2 * 1 + 0.8 * 0.5)
+    assert score.components == {"ran": 1.0, "half": 0.5} and score.gate_passed
+
+
+def test_normalised_total_divides_by_the_weights():
+    rewards = RewardSet({"a": {"weight": 2.0, "fn": half}, "b": {"weight": 2.0, "fn": ran}})
+    normalised = RewardSet(
+        {"a": {"weight": 2.0, "fn": half}, "b": {"weight": 2.0, "fn": ran}}, normalise=True
+    )
+    assert rewards.score(OK).total == pytest.approx(3.0)
+    assert normalised.score(OK).total == pytest.approx(0.75)
+
+
+def test_failed_gate_scores_zero_but_keeps_the_components():
+    score = build(gate=["ran"]).score(THREW)
+    assert score.total == 0.0 and not score.gate_passed and score.components["half"] == 0.5
+    assert build().score(THREW).total == pytest.approx(0.4)  # ungated: only its share lost
+
+
+def test_gate_threshold():
+    assert build(gate=["half"]).score(OK).total == 0.0  # 0.5 < default threshold 1.0
+    lenient = RewardSet({"half": {"weight": 1.0, "fn": half}}, gate=["half"], gate_threshold=0.5)
+    assert lenient.score(OK).total == 0.5
+
+
+def test_infrastructure_failure_is_none_even_behind_a_gate():
+    for rewards in (build(), build(gate=["ran"])):
+        score = rewards.score(LOST)
+        assert score.total is None and score.components == {"ran": None, "half": None}
+
+
+def test_a_weighted_none_is_none_but_an_unweighted_one_is_only_reported():
+    assert build(maybe={"weight": 0.1, "fn": undecided}).score(OK).total is None
+    score = build(maybe={"weight": 0.0, "fn": undecided}).score(OK)
+    assert score.total == pytest.approx(0.6) and score.components["maybe"] is None
+    gated = build(gate=["maybe"], maybe={"weight": 0.0, "fn": undecided}).score(OK)
+    assert gated.total is None  # a gate without a verdict has no verdict
+
+
+def test_columns_reach_only_the_components_that_name_them():
+    from functools import partial
+
+    rewards = build(prompt={"weight": 1.0, "fn": partial(echo_prompt, bonus=0.1)})
+    score = rewards.score(OK, prompt="abcde", unrelated=object())
+    assert score.components["prompt"] == pytest.approx(0.6)
+    assert score.total == pytest.approx(0.6 + 0.6)
+
+
+def test_gate_must_name_a_component():
+    with pytest.raises(ValueError, match="clean_run"):
+        build(gate=["clean_run"])
+    with pytest.raises(ValueError, match="callable"):
+        RewardSet({"x": {"weight": 1.0, "fn": "not a function"}})
+
+
+def test_score_batch_adds_group_components_after_the_gate():
+    def copies(canvases, penalty: float = 1.0):
+        return [None if c.infra_failure else 1.0 - penalty * (c is canvases[0]) for c in canvases]
+
+    rewards = RewardSet(
+        {"ran": {"weight": 1.0, "fn": ran}},
+        gate=["ran"],
+        group_components={"diverse": {"weight": 0.5, "fn": copies}},
+    )
+    first, second = OK, Canvas(status=Status.OK)
+    scores = rewards.score_batch([first, second, THREW, LOST], prompt=["a", "b", "c", "d"])
+    assert [s.total for s in scores] == [1.0, 1.5, 0.0, None]
+    assert [s.components["diverse"] for s in scores] == [0.0, 1.0, 1.0, None]
+    assert rewards.weights == {"ran": 1.0, "diverse": 0.5}

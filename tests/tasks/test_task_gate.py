@@ -1,0 +1,309 @@
+"""The static gate: each violation code with a case that trips it and a near miss that must not.
+
+Every case is a sketch body pasted into a valid skeleton (`sketch(...)`), so a case shows
+exactly the one thing that differs from a sketch the gate accepts.
+"""
+
+import numpy as np
+import pytest
+
+from watercolor.canvas import Canvas, Status
+from watercolor.tasks.painting.gate import (
+    ANCHOR_BRUSH_METHODS,
+    GateRules,
+    check_canvas,
+    check_reply,
+    check_sketch,
+    painted_fraction,
+)
+from watercolor.tasks.painting.jsscan import scan
+
+WASH = 'brush.fill("#f2a68a", 150);\n  brush.circle(0, 0, 120);'
+
+
+def sketch(body: str = WASH, canvas: str = "createCanvas(600, 600, WEBGL);") -> str:
+    return (
+        "function setup() {\n"
+        f"  {canvas}\n"
+        '  background("#f3ead6");\n'
+        "  brush.scaleBrushes(3);\n"
+        "  brush.noStroke();\n"
+        f"  {body}\n"
+        "}\n"
+    )
+
+
+def fenced(code: str, tag: str = "js") -> str:
+    return f"Here is my painting.\n\n```{tag}\n{code.rstrip()}\n```\n"
+
+
+def with_line(line: str) -> str:
+    """A fenced reply: the plain watercolour plus one more line in setup()."""
+    return fenced(sketch(f"{WASH}\n  {line}"))
+
+
+def codes(reply: str, rules: GateRules | None = None) -> list[str]:
+    return [v.code for v in check_reply(reply, rules or GateRules())[1]]
+
+
+NESTED_CANVAS = "createCanvas(min(600, 700), 600, WEBGL);"
+SHAPE = "brush.fill('#aa3344', 150); brush.beginShape(0.5); brush.vertex(0, 0);\n  " + (
+    "brush.vertex(9, 9); brush.endShape(CLOSE);"
+)
+# The sketch's own helpers may share a p5 name; calling them is not a bare primitive.
+OWN_FUNCTION = fenced(
+    sketch(f"{WASH}\n  petal(1);\n}}\nfunction petal(k) {{\n  brush.circle(k, k, 9);")
+)
+OWN_CIRCLE = with_line("function circle(x) { brush.circle(x, 0, 9); }\n  circle(4);")
+OWN_METHOD = fenced(
+    sketch(f"{WASH}\n  new Petal().circle(3);")
+    + "class Petal {\n  circle(r) {\n    brush.circle(0, 0, r);\n  }\n}\n"
+)
+OWN_ARROW = with_line(
+    "const dab = (x) => brush.circle(x, 0, 9);\n  line = (a) => dab(a);\n  line(3);"
+)
+
+
+def test_a_plain_watercolour_passes():
+    assert codes(fenced(sketch())) == []
+
+
+# (code, reply that must trip it, near miss that must not; "" when there is no useful one)
+CASES = [
+    ("no_sketch", "I would paint a soft peach hibiscus.", fenced(sketch())),
+    ("no_sketch", "", "function setup() {}\n"),
+    ("no_sketch", "```js\n\n```", fenced(sketch())),
+    ("truncated", "```js\n" + sketch(), fenced(sketch())),  # fence never closed
+    ("truncated", fenced(sketch()[:-3]), fenced(sketch() + "// done {\n")),  # '{' left open
+    ("truncated", "```js\n" + sketch() + 'let s = "abc\n```', with_line('let s = "a{b";')),
+    ("truncated", fenced(sketch() + "/* unfinished"), fenced(sketch() + "/* done */")),
+    ("truncated", fenced(sketch() + "let x ="), fenced(sketch() + "let x = 1;")),
+    ("truncated", fenced(sketch() + "x = 2 +"), fenced(sketch() + "let i = 0; i++")),
+    ("truncated", fenced(sketch() + "function"), fenced(sketch() + "let functional = 1")),
+    ("truncated", fenced(sketch() + "brush."), fenced(sketch() + "let x = 1.5")),
+    ("no_setup", fenced(sketch().replace("setup", "paint")), fenced(sketch())),
+    ("no_setup", fenced("// function setup() {}\n" + sketch().replace("setup", "start")), ""),
+    ("not_webgl", fenced(sketch(canvas="createCanvas(600, 600);")), fenced(sketch())),
+    ("not_webgl", fenced(sketch(canvas="")), fenced(sketch(canvas=NESTED_CANVAS))),
+    ("external_access", with_line("fetch('/x');"), with_line("// fetch('/x')")),
+    ("external_access", with_line("let img = loadImage('a.png');"), with_line("loadPixels();")),
+    ("external_access", with_line("loadJSON('x.json');"), with_line("let loaded = 1;")),
+    ("external_access", with_line("new XMLHttpRequest();"), ""),
+    ("external_access", with_line("new WebSocket('ws://a');"), ""),
+    ("external_access", with_line("new EventSource('/e');"), ""),
+    ("external_access", with_line("navigator.sendBeacon('/b');"), ""),
+    ("external_access", with_line("import('./m.js');"), with_line("let important = 1;")),
+    ("external_access", with_line("eval('1');"), with_line("let evaluate = 1;")),
+    ("external_access", with_line("new Function('return 1')();"), with_line("function f() {}")),
+    ("external_access", with_line("createDiv('hi');"), with_line("createVector(1, 2);")),
+    ("external_access", with_line("createImg('a.png');"), ""),
+    ("external_access", with_line("document.body.innerHTML = '';"), ""),
+    ("external_access", with_line("window.open('x');"), ""),
+    ("external_access", with_line("location.href = 'x';"), with_line("let location = {x: 1};")),
+    ("external_access", with_line("window['fe' + 'tch']('/');"), ""),
+    ("external_access", with_line("setTimeout('paint()', 9);"), with_line("setTimeout(f, 9);")),
+    (
+        "external_access",
+        with_line("let u = 'https://a.example/p.png';"),
+        with_line("// https://a.b"),
+    ),
+    ("external_access", with_line("let u = 'file:///etc/passwd';"), with_line("let s = 'a // b';")),
+    (
+        "external_access",
+        with_line("let u = `data:image/png;base64,AA`;"),
+        with_line("let d = 'data';"),
+    ),
+    ("external_access", with_line('[]["constructor"];'), ""),
+    ("text_label", with_line("text('hibiscus', 0, 0);"), with_line("// text('hibiscus', 0, 0)")),
+    ("text_label", with_line("textSize(20);"), with_line("let textured = 1;")),
+    (
+        "text_label",
+        with_line("drawingContext.fillText('a', 0, 0);"),
+        with_line("let s = 'text(1)';"),
+    ),
+    ("bare_primitive", with_line("circle(0, 0, 50);"), with_line("brush.circle(0, 0, 50);")),
+    ("bare_primitive", with_line("rect(0, 0, 9, 9);"), with_line("// rect(0, 0, 9, 9);")),
+    ("bare_primitive", with_line("fill(255, 0, 0);"), with_line("let a = Array(3).fill(0);")),
+    ("bare_primitive", with_line("beginShape(); vertex(0, 0); endShape();"), fenced(sketch(SHAPE))),
+    ("bare_primitive", with_line("line(0, 0, 9, 9);"), with_line("const outline = [1];")),
+    (
+        "bare_primitive",
+        with_line("stroke('red'); ellipse(0, 0, 9);"),
+        with_line("brush . noStroke();"),
+    ),
+    ("bare_primitive", with_line("drawingContext.clearRect(0, 0, 9, 9);"), OWN_FUNCTION),
+    ("bare_primitive", with_line("image(pg, 0, 0);"), OWN_CIRCLE),
+    ("bare_primitive", with_line("triangle(0, 0, 9, 9, 0, 9);"), OWN_METHOD),
+    ("bare_primitive", with_line("point(0, 0);"), OWN_ARROW),
+    ("bare_primitive", with_line("if (true) { quad(0, 0, 1, 1, 2, 2, 3, 3); }"), ""),
+    (
+        "unknown_brush_method",
+        with_line("brush.watercolor(0, 0, 9);"),
+        with_line("brush.fillBleed(0.3);"),
+    ),
+    ("unknown_brush_method", with_line("brush.bleed(0.3);"), with_line("// brush.bleed(0.3);")),
+    (
+        "disallowed_brush_method",
+        with_line("brush.set('HB', '#000', 1);"),
+        with_line("brush.noFill();"),
+    ),
+    (
+        "disallowed_brush_method",
+        with_line("brush.rect(0, 0, 9, 9);"),
+        with_line("let s = 'brush.rect(';"),
+    ),
+    ("disallowed_brush_method", with_line("brush['wash']('#fff');"), ""),
+    ("no_painting", fenced(sketch('brush.fill("#f2a68a", 150);')), fenced(sketch(SHAPE))),
+    ("no_painting", fenced(sketch('brush.fill("#f2a68a", 150);\n  // brush.circle(0, 0, 9);')), ""),
+]
+
+
+@pytest.mark.parametrize(("code", "positive", "negative"), CASES)
+def test_violation_and_near_miss(code, positive, negative):
+    assert code in codes(positive), check_reply(positive)[1]
+    if negative:
+        assert code not in codes(negative), check_reply(negative)[1]
+
+
+def test_a_near_miss_trips_nothing_else():
+    """Every fenced near miss above is a whole sketch the gate accepts, not just one code."""
+    clean = [neg for _, _, neg in CASES if neg.startswith("Here")]
+    assert {neg: codes(neg) for neg in clean if codes(neg)} == {}
+
+
+def test_too_long_is_refused_before_any_other_check():
+    huge = fenced(sketch(WASH + "\n  " + "let a = 1;\n  " * 200_000))  # ~2.4 MB
+    sketch_text, violations = check_reply(huge)
+    assert [v.code for v in violations] == ["too_long"]
+    assert sketch_text is not None and len(sketch_text) > 1_000_000
+    assert codes(fenced(sketch()), GateRules(max_chars=100)) == ["too_long"]
+    assert codes(fenced(sketch()), GateRules(max_chars=10_000)) == []
+
+
+def test_bare_primitives_can_be_allowed():
+    reply = fenced(sketch(WASH + "\n  rect(0, 0, 9, 9);"))
+    assert "bare_primitive" in codes(reply)
+    assert "bare_primitive" not in codes(reply, GateRules(ban_bare_primitives=False))
+
+
+def test_allow_list_none_accepts_every_exported_method():
+    reply = fenced(sketch(WASH + "\n  brush.set('HB', '#222', 1);\n  brush.rect(0, 0, 9, 9);"))
+    assert codes(reply) == ["disallowed_brush_method"]
+    assert codes(reply, GateRules(allowed_brush_methods=None)) == []
+    assert "unknown_brush_method" in codes(
+        fenced(sketch(WASH + "\n  brush.bogus();")), GateRules(allowed_brush_methods=None)
+    )
+
+
+def test_rules_from_yaml_lists_become_frozensets():
+    rules = GateRules(allowed_brush_methods=["fill", "circle"])
+    assert rules.allowed_brush_methods == frozenset({"fill", "circle"})
+    assert (
+        GateRules().allowed_brush_methods == ANCHOR_BRUSH_METHODS
+        and len(ANCHOR_BRUSH_METHODS) == 10
+    )
+
+
+def test_messages_are_one_readable_sentence_with_lines():
+    reply = fenced(sketch(WASH + "\n  rect(0, 0, 9, 9);\n  text('x', 0, 0);\n  fetch('/a');"))
+    violations = check_reply(reply)[1]
+    assert {v.code for v in violations} == {"bare_primitive", "text_label", "external_access"}
+    for v in violations:
+        assert v.message.endswith(".") and v.message.count(". ") == 0 and "\n" not in v.message
+    bare = next(v for v in violations if v.code == "bare_primitive")
+    assert "rect() (line 8)" in bare.message
+
+
+def test_every_violation_is_reported_once():
+    reply = fenced(sketch("rect(0, 0, 9, 9); rect(1, 1, 2, 2); ellipse(0, 0, 4);"))
+    found = codes(reply)
+    assert found == ["bare_primitive", "no_painting"]
+
+
+def test_check_sketch_takes_raw_javascript():
+    assert check_sketch(sketch()) == []
+    assert [v.code for v in check_sketch("function setup() {")] == [
+        "truncated",
+        "not_webgl",
+        "no_painting",
+    ]
+
+
+# ---------------------------------------------------------------- the lexical scan
+
+
+@pytest.mark.parametrize(
+    ("source", "code", "strings", "unterminated"),
+    [
+        ("a(1); // rect()", "a(1);          ", (), None),
+        ("a /* x */ b", "a         b", (), None),
+        ("s = 'it\\'s'", "s = '     '", ("it\\'s",), None),
+        ("r = /[/]x/g.test(s) / 2", "r = /    /g.test(s) / 2", ("[/]x",), None),
+        ("t = `a ${ f('b') } c`", "t = `  ${ f(' ') }  `", ("a ", "b", " c"), None),
+        ("x = 'open", "x = '    ", ("open",), "string"),
+        ("x = `open ${a", "x = `     ${a", ("open ",), "template"),
+        ("/* open", "       ", (), "comment"),
+        ("a\n// c\nb", "a\n    \nb", (), None),
+    ],
+)
+def test_scan_blanks_comments_and_literals(source, code, strings, unterminated):
+    result = scan(source)
+    assert (result.code, result.strings, result.unterminated) == (code, strings, unterminated)
+    assert len(result.code) == len(source)
+
+
+# ---------------------------------------------------------------- the canvas gate
+
+
+def canvas_of(rgba: np.ndarray) -> Canvas:
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.fromarray(rgba, "RGBA").save(buffer, format="PNG")
+    return Canvas(Status.OK, png=buffer.getvalue())
+
+
+def paper(size: int = 100) -> np.ndarray:
+    rgba = np.empty((size, size, 4), np.uint8)
+    rgba[...] = (243, 234, 214, 255)
+    return rgba
+
+
+def test_blank_paper_is_a_blank_canvas():
+    assert [v.code for v in check_canvas(canvas_of(paper()))] == ["blank_canvas"]
+
+
+def test_a_small_wash_is_not_blank_and_a_speck_is():
+    wash, speck = paper(), paper()
+    wash[40:50, 40:50] = (200, 120, 100, 255)  # 1 % of the canvas
+    speck[40:42, 40:42] = (200, 120, 100, 255)  # 0.04 %
+    assert check_canvas(canvas_of(wash)) == []
+    assert [v.code for v in check_canvas(canvas_of(speck))] == ["blank_canvas"]
+    assert painted_fraction(wash) == pytest.approx(0.01)
+
+
+def test_paper_is_the_commonest_colour_not_a_fixed_cream():
+    """A sketch on dark paper with a pale wash is judged against its own paper."""
+    dark = paper()
+    dark[...] = (20, 30, 60, 255)
+    assert [v.code for v in check_canvas(canvas_of(dark))] == ["blank_canvas"]
+    dark[:, :30] = (240, 200, 150, 255)
+    assert check_canvas(canvas_of(dark)) == []
+
+
+def test_faint_noise_does_not_count_as_paint():
+    noisy = paper().astype(np.int16)
+    noisy[..., :3] += np.random.default_rng(0).integers(-4, 5, noisy[..., :3].shape)
+    assert [v.code for v in check_canvas(canvas_of(noisy.astype(np.uint8)))] == ["blank_canvas"]
+
+
+def test_a_transparent_canvas_with_paint_is_not_blank():
+    rgba = np.zeros((100, 100, 4), np.uint8)
+    rgba[10:60, 10:60] = (120, 40, 40, 180)
+    assert check_canvas(canvas_of(rgba)) == []
+
+
+def test_canvas_without_pixels_is_not_judged():
+    assert check_canvas(Canvas(Status.ERROR, errors=["boom"])) == []

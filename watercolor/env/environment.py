@@ -1,0 +1,142 @@
+"""The painting task as an OpenEnv environment: one reply in, one scored canvas out.
+
+    async with RenderPool() as pool:
+        env = PaintEnvironment(pool)
+        first = env.reset(seed=7)                        # first.prompt: what to paint
+        final = await env.step_async(PaintAction(reply=reply))
+        final.done, final.status, final.reward           # (True, 'ok', 0.41)
+
+Single-turn: `reset` draws a prompt from the task's train prompts (deterministic in the
+seed), the one `step` extracts the sketch, gates it, renders it through the shared
+`RenderPool` (`paint`) and scores the canvas. The score is the reward; `None` means an
+infrastructure failure (the row carries no verdict and must not count as a zero).
+
+Every session's environment shares ONE pool, which queues renders on its warm pages. The
+pool is asyncio-based and bound to the loop it started on; OpenEnv's server awaits
+`step_async` on its own loop, which is where `serve.py` starts the pool. The blocking
+`step` is for callers on another thread: it submits to the pool's loop (`loop=`).
+
+Isolation of the model-written code (time, memory, network, files) is the pool's; this
+module only decides what counts as a failure of the sketch and what counts as ours.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import random
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from openenv.core.env_server.interfaces import Environment
+from openenv.core.env_server.types import EnvironmentMetadata
+
+from watercolor.canvas import Canvas, Status
+from watercolor.env.models import PaintAction, PaintObservation, PaintState
+from watercolor.env.scoring import gated_coverage
+from watercolor.render.pool import RenderPool
+from watercolor.tasks.painting.episode import paint
+from watercolor.tasks.painting.gate import DEFAULT_RULES, GateRules
+from watercolor.tasks.painting.prompts import SYSTEM_PROMPT, sample_prompt
+
+log = logging.getLogger(__name__)
+
+Scorer = Callable[[Canvas, str], float | None | Awaitable[float | None]]
+
+
+class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
+    """One painting episode per reset; many instances (sessions) share one `RenderPool`."""
+
+    # Sessions share nothing mutable but the pool, and the pool queues concurrent renders.
+    SUPPORTS_CONCURRENT_SESSIONS = True
+
+    def __init__(
+        self,
+        pool: RenderPool,
+        *,
+        rules: GateRules = DEFAULT_RULES,
+        score: Scorer = gated_coverage,
+        split: str = "train",
+        loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__()
+        self._pool, self._rules, self._score = pool, rules, score
+        self._split, self._loop = split, loop
+        self._state = PaintState()
+
+    def reset(
+        self,
+        seed: int | None = None,
+        episode_id: str | None = None,
+        prompt: str | None = None,
+        **kwargs: Any,
+    ) -> PaintObservation:
+        """Start an episode: the seed picks the prompt (unless given) and seeds the render."""
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        prompt = prompt or sample_prompt(random.Random(seed), self._split)
+        episode_id = episode_id or str(uuid.uuid4())
+        self._state = PaintState(episode_id=episode_id, prompt=prompt, seed=seed)
+        return PaintObservation(prompt=prompt, system_prompt=SYSTEM_PROMPT, seed=seed)
+
+    async def step_async(
+        self, action: PaintAction, timeout_s: float | None = None, **kwargs: Any
+    ) -> PaintObservation:
+        """Render and score the reply; the episode is done after this one step."""
+        if self._state.step_count > 0:
+            raise RuntimeError("the episode is over (one step per episode); call reset()")
+        if not self._state.prompt:
+            self.reset()  # stateless HTTP /step builds a fresh environment per request
+        started = time.time()
+        canvas = await self._render(action.reply)
+        score = await self._score_canvas(canvas)
+        self._state.step_count += 1
+        self._state.status, self._state.score = str(canvas.status), score
+        # Server-side wall clock, so clients can see that sessions render concurrently.
+        timestamps = {"step_started": started, "step_finished": time.time()}
+        return PaintObservation.from_canvas(
+            canvas, score, prompt=self._state.prompt, metadata=timestamps
+        )
+
+    def step(
+        self, action: PaintAction, timeout_s: float | None = None, **kwargs: Any
+    ) -> PaintObservation:
+        """Blocking `step_async`, for a thread other than the pool's loop (given as `loop=`)."""
+        if self._loop is None:
+            raise RuntimeError("the render pool is asyncio: await step_async, or pass loop=")
+        return asyncio.run_coroutine_threadsafe(self.step_async(action), self._loop).result()
+
+    @property
+    def state(self) -> PaintState:
+        return self._state
+
+    def get_metadata(self) -> EnvironmentMetadata:
+        return EnvironmentMetadata(
+            name="watercolor",
+            description="Paint the prompt in p5.brush watercolour: one reply, one scored canvas.",
+            version="0.1.0",
+        )
+
+    async def _render(self, reply: str) -> Canvas:
+        """`paint` the reply; an exception there is our failure, never the sketch's."""
+        try:
+            return await paint(self._pool, reply, seed=self._state.seed, rules=self._rules)
+        except Exception as error:
+            log.exception("render failed")
+            errors = [f"render failed: {error!r}"]
+            return Canvas(Status.INFRA_ERROR, errors=errors, reply=reply, seed=self._state.seed)
+
+    async def _score_canvas(self, canvas: Canvas) -> float | None:
+        """Run the scorer off the event loop (other sessions keep moving); failure -> None."""
+        try:
+            if inspect.iscoroutinefunction(self._score):
+                result = self._score(canvas, self._state.prompt)
+            else:
+                result = await asyncio.to_thread(self._score, canvas, self._state.prompt)
+            return await result if inspect.isawaitable(result) else result
+        except Exception:
+            log.exception("scorer failed")
+            return None

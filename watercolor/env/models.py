@@ -1,0 +1,87 @@
+"""The wire types of the painting environment: what a client sends, sees and can inspect.
+
+    >>> from watercolor.canvas import Canvas, Status
+    >>> from watercolor.env.models import PaintObservation
+    >>> canvas = Canvas(status=Status.VIOLATION, violations=["no_sketch"])
+    >>> obs = PaintObservation.from_canvas(canvas, 0.0)
+    >>> obs.status, obs.reward, obs.done, obs.to_canvas().violations
+    ('violation', 0.0, True, ['no_sketch'])
+
+OpenEnv moves pydantic models as JSON: `PaintAction` is the model's reply text,
+`PaintObservation` is the prompt (after reset) or the scored render (after the step),
+`PaintState` is the episode's bookkeeping. The canvas travels as base64 PNG, so a client
+can rebuild the `Canvas` (`to_canvas()`) and score it with any reward set locally.
+"""
+
+from __future__ import annotations
+
+import base64
+
+from openenv.core.env_server.types import Action, Observation, State
+from pydantic import Field
+
+from watercolor.canvas import Canvas, Status
+
+
+class PaintAction(Action):
+    """The policy's whole reply; the sketch is extracted from its fenced code block."""
+
+    reply: str = Field(..., description="Model reply containing one fenced JavaScript block")
+
+
+class PaintObservation(Observation):
+    """After reset: the prompt to paint. After the step: how the render went and its score."""
+
+    prompt: str = Field(default="", description="What to paint")
+    system_prompt: str = Field(default="", description="The task's system prompt")
+    status: str | None = Field(default=None, description="Render status (watercolor Status)")
+    errors: list[str] = Field(default_factory=list, description="Human-readable errors")
+    violations: list[str] = Field(default_factory=list, description="Gate violation codes")
+    score: float | None = Field(default=None, description="Score; None = infrastructure failure")
+    png_base64: str | None = Field(default=None, description="The canvas as base64 PNG")
+    timings: dict[str, float] = Field(default_factory=dict, description="Milliseconds per phase")
+    sketch: str = Field(default="", description="The extracted JavaScript that was run")
+    seed: int | None = Field(default=None, description="Seed of Math.random in the page")
+
+    @classmethod
+    def from_canvas(cls, canvas: Canvas, score: float | None, **fields) -> PaintObservation:
+        """The final observation of an episode: the canvas, its score as the reward, done."""
+        png = base64.b64encode(canvas.png).decode("ascii") if canvas.png is not None else None
+        return cls(
+            status=str(canvas.status),
+            errors=list(canvas.errors),
+            violations=list(canvas.violations),
+            score=score,
+            reward=score,
+            done=True,
+            png_base64=png,
+            timings=dict(canvas.timings),
+            sketch=canvas.sketch,
+            seed=canvas.seed,
+            **fields,
+        )
+
+    def to_canvas(self, reply: str = "") -> Canvas:
+        """The `Canvas` this observation carries (for local reward sets); needs a step result."""
+        if self.status is None:
+            raise ValueError("a reset observation carries no canvas")
+        png = base64.b64decode(self.png_base64) if self.png_base64 is not None else None
+        return Canvas(
+            status=Status(self.status),
+            png=png,
+            errors=list(self.errors),
+            violations=list(self.violations),
+            timings=dict(self.timings),
+            sketch=self.sketch,
+            reply=reply,
+            seed=self.seed or 0,
+        )
+
+
+class PaintState(State):
+    """One episode: which prompt, which seed, and (once stepped) how it ended."""
+
+    prompt: str = Field(default="", description="What to paint")
+    seed: int | None = Field(default=None, description="Seed of the prompt draw and the render")
+    status: str | None = Field(default=None, description="Render status after the step")
+    score: float | None = Field(default=None, description="Score after the step")

@@ -1,0 +1,119 @@
+"""Render one sketch file (or a full model reply with a fenced code block) in the sandbox.
+
+    python -m watercolor.render sketch.js -o canvas.png
+    python -m watercolor.render reply.md --size 256 --json
+
+With `--json` it prints exactly one JSON object on stdout (DESIGN.md §5): `status`, `errors`,
+`violations`, `timings` (`total_ms`, `draw_ms`, `load_ms`), `png` (the written path or null).
+Exit code: 0 when the sketch painted (`ok`), 1 when the sketch failed (violation, error,
+timeout, crash), 2 for usage or infrastructure errors. It never hangs: the whole command is
+bounded by the sketch time limit plus a start-up margin.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+
+from watercolor.canvas import Canvas, Status
+from watercolor.render.pool import RenderConfig, RenderPool
+from watercolor.tasks.painting.episode import paint
+from watercolor.tasks.painting.gate import GateRules
+
+STARTUP_MARGIN_S = 60.0  # launching Chromium and loading p5 + p5.brush on a busy 2-core box
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m watercolor.render", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument(
+        "sketch", help="a .js sketch or a model reply containing a ```js block ('-' = stdin)"
+    )
+    parser.add_argument("-o", "--output", type=Path, help="write the canvas PNG here")
+    parser.add_argument("--size", type=int, default=RenderConfig.size, help="canvas size in px")
+    parser.add_argument("--pixel-density", type=float, default=RenderConfig.pixel_density)
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seeds Math.random, randomSeed, noiseSeed"
+    )
+    parser.add_argument(
+        "--time-limit", type=float, default=RenderConfig.time_limit_s, help="seconds"
+    )
+    parser.add_argument("--chromium", help="browser executable (default: /usr/bin/chromium)")
+    parser.add_argument(
+        "--allow-any-brush-method",
+        action="store_true",
+        help="accept every method p5.brush exports, not only the prompt's allow-list",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser.parse_args(argv)
+
+
+async def render_reply(reply: str, args: argparse.Namespace) -> Canvas:
+    config = RenderConfig(
+        size=args.size,
+        pixel_density=args.pixel_density,
+        workers=1,
+        time_limit_s=args.time_limit,
+        chromium=args.chromium,
+    )
+    rules = GateRules(allowed_brush_methods=None) if args.allow_any_brush_method else GateRules()
+    async with RenderPool(config) as pool:
+        return await paint(pool, reply, seed=args.seed, rules=rules)
+
+
+def run(reply: str, args: argparse.Namespace) -> Canvas:
+    """Render with an outer deadline, so even a wedged browser cannot hang the command."""
+    deadline = args.time_limit + STARTUP_MARGIN_S
+    start = time.perf_counter()
+    try:
+        return asyncio.run(asyncio.wait_for(render_reply(reply, args), deadline))
+    except TimeoutError:
+        message = f"renderer gave no answer within {deadline:.0f} s"
+    except Exception as exc:  # any failure here is ours (browser missing, assets missing)
+        message = f"{type(exc).__name__}: {exc}"
+    total_ms = (time.perf_counter() - start) * 1000
+    return Canvas(Status.INFRA_ERROR, errors=[message], timings={"total_ms": total_ms}, reply=reply)
+
+
+def report(canvas: Canvas, png_path: str | None, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(canvas.to_json(png_path)))
+        return
+    timings = "  ".join(f"{k} {v:.0f} ms" for k, v in canvas.timings.items())
+    print(f"{canvas.status}  {timings}" + (f"  -> {png_path}" if png_path else ""))
+    for line in [*(f"violation: {v}" for v in canvas.violations), *canvas.errors]:
+        print(f"  {line}")
+    if canvas.ok and not png_path:
+        print("  (pass -o OUT.png to save the canvas)")
+
+
+def exit_code(canvas: Canvas) -> int:
+    if canvas.ok:
+        return 0
+    return 2 if canvas.status == Status.INFRA_ERROR else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        reply = sys.stdin.read() if args.sketch == "-" else Path(args.sketch).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"error: cannot read {args.sketch}: {exc}", file=sys.stderr)
+        return 2
+    canvas = run(reply, args)
+    png_path = None
+    if args.output and canvas.png is not None:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_bytes(canvas.png)
+        png_path = str(args.output)
+    report(canvas, png_path, args.json)
+    return exit_code(canvas)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

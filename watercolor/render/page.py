@@ -1,0 +1,228 @@
+"""One warm page: a freshly loaded harness document that runs exactly one sketch.
+
+    page = await WarmPage.open(browser, size=600)          # harness loaded, p5 + p5.brush ready
+    canvas = await page.run(sketch, seed=0, density=1.0, max_frames=3, limit_s=10.0)
+    await page.load()                                       # a new document for the next sketch
+
+A page is reused, its document is not: after every sketch the page navigates to a fresh copy
+of the harness, so no global, prototype, timer or p5.brush setting survives into the next
+sketch (p5.brush keeps module state, e.g. its brush scale, and a second `let x` at top level
+would be a SyntaxError). Reloading costs 0.1-0.5 s of CPU (mostly p5's own start-up) and
+happens in the background while the pool hands out other pages; opening a new page (context,
+renderer process, document) costs about twice that.
+
+Everything that decides a sketch's fate is watched from Playwright's side, where the sketch
+cannot reach: page crashes, dialogs (dismissed), every request (refused unless it is our own
+load of the harness), uncaught errors (`pageerror`), and the time limit (enforced by
+`Runtime.terminateExecution` over CDP, which stops a busy loop in milliseconds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import itertools
+
+from playwright.async_api import Browser, BrowserContext, CDPSession, Dialog, Page, Route
+from playwright.async_api import Error as PlaywrightError
+
+from watercolor.canvas import Canvas, Status
+from watercolor.render.harness import CONTENT_SECURITY_POLICY, HARNESS_URL, harness_html
+
+LOAD_TIMEOUT_S = 15.0
+RUN_IN_PAGE = "options => window.__watercolor.run(options)"
+
+_load_counter = itertools.count()
+
+
+class BrowserGone(RuntimeError):
+    """The browser died or was closed under a page (the pool relaunches it)."""
+
+
+class HarnessBroken(RuntimeError):
+    """The harness did not load or answered nonsense: our failure, not the sketch's."""
+
+
+class WarmPage:
+    """A Playwright page in its own browser context, holding one fresh harness document."""
+
+    def __init__(self, browser: Browser, context: BrowserContext, page: Page, cdp: CDPSession):
+        self.browser, self.context, self.page, self.cdp = browser, context, page, cdp
+        self.size = page.viewport_size["width"]
+        self._expected_url: str | None = None
+        self._incidents: list[str] = []  # dialogs, refused requests: each one fails the sketch
+        self._page_errors: list[str] = []  # uncaught errors as Playwright saw them
+        self._crashed = asyncio.Event()
+        page.on("dialog", self._on_dialog)
+        page.on(
+            "pageerror", lambda error: self._page_errors.append(f"{error.name}: {error.message}")
+        )
+        page.on("crash", lambda _: self._crashed.set())
+
+    @classmethod
+    async def open(cls, browser: Browser, size: int) -> WarmPage:
+        """A new context + page with the harness loaded."""
+        try:
+            context = await browser.new_context(
+                viewport={"width": size, "height": size},
+                device_scale_factor=1,
+                service_workers="block",
+                accept_downloads=False,
+            )
+        except PlaywrightError as error:
+            raise await _failure(browser, error) from error
+        try:
+            page = await context.new_page()
+            warm = cls(browser, context, page, await context.new_cdp_session(page))
+            await context.route("**/*", warm._on_route)
+            await warm.load()
+        except PlaywrightError as error:
+            await _quietly(context.close())
+            raise await _failure(browser, error) from error
+        except BaseException:
+            await _quietly(context.close())
+            raise
+        return warm
+
+    @property
+    def usable(self) -> bool:
+        return (
+            self.browser.is_connected() and not self.page.is_closed() and not self._crashed.is_set()
+        )
+
+    async def load(self) -> None:
+        """Navigate to a fresh harness document (a one-time URL, so a sketch cannot reload it)."""
+        url = f"{HARNESS_URL}?load={next(_load_counter)}"
+        self._expected_url = url
+        try:
+            await self.page.goto(url, wait_until="load", timeout=LOAD_TIMEOUT_S * 1000)
+            ready = await self.page.evaluate("typeof window.__watercolor?.run === 'function'")
+        except PlaywrightError as error:
+            raise await _failure(self.browser, error) from error
+        if not ready:
+            raise HarnessBroken("the harness page loaded without its runtime (__watercolor)")
+
+    async def close(self) -> None:
+        with contextlib.suppress(PlaywrightError):
+            await self.context.close()
+
+    async def run(
+        self, sketch: str, *, seed: int, density: float, max_frames: int, limit_s: float
+    ) -> Canvas:
+        """Run one sketch on this document. Raises BrowserGone / HarnessBroken for our failures."""
+        self._incidents.clear()
+        self._page_errors.clear()
+        size = self.size
+        options = {
+            "code": sketch,
+            "seed": seed,
+            "size": size,
+            "density": density,
+            "maxFrames": max_frames,
+        }
+        evaluation = asyncio.ensure_future(self.page.evaluate(RUN_IN_PAGE, options))
+        crash = asyncio.ensure_future(self._crashed.wait())
+        try:
+            await asyncio.wait(
+                {evaluation, crash}, timeout=limit_s, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            crash.cancel()
+        if self._crashed.is_set():
+            await _discard(evaluation)
+            return _crash_canvas()
+        if not evaluation.done():
+            await self._stop(evaluation)
+            return Canvas(
+                Status.TIMEOUT, errors=[f"the sketch ran past the {limit_s:g} s time limit"]
+            )
+        if evaluation.exception() is not None:
+            return await self._explain(evaluation.exception())
+        return self._verdict(evaluation.result())
+
+    async def _explain(self, error: BaseException) -> Canvas:
+        """The evaluation failed: the page crashed, the sketch navigated away, or we failed.
+
+        Playwright may report the failed call before the crash or disconnect event that
+        explains it, so give those events a moment to arrive.
+        """
+        for _ in range(10):
+            if self._crashed.is_set():
+                return _crash_canvas()
+            if not self.browser.is_connected():
+                raise BrowserGone(str(error)) from error
+            await asyncio.sleep(0.05)
+        if self._incidents:  # e.g. a navigation destroyed the document mid-run
+            return Canvas(Status.ERROR, errors=list(self._incidents))
+        raise HarnessBroken(f"{type(error).__name__}: {error}") from error
+
+    def _verdict(self, report: object) -> Canvas:
+        """Turn the page's report into a Canvas."""
+        if not isinstance(report, dict) or "errors" not in report:
+            raise HarnessBroken(f"the harness answered {report!r:.200}")
+        errors = list(report["errors"]) or list(self._page_errors)
+        errors += [incident for incident in self._incidents if incident not in errors]
+        timings = {"draw_ms": float(report.get("drawMs", 0.0))}
+        if errors or not report.get("png"):
+            return Canvas(
+                Status.ERROR, errors=errors or ["the sketch produced no picture"], timings=timings
+            )
+        png = base64.b64decode(report["png"].split(",", 1)[1])
+        return Canvas(Status.OK, png=png, timings=timings)
+
+    async def _stop(self, evaluation: asyncio.Future) -> None:
+        """Stop a sketch that ran out of time: terminate its script, forget the evaluation."""
+        with contextlib.suppress(PlaywrightError):
+            await asyncio.wait_for(self.cdp.send("Runtime.terminateExecution"), timeout=2.0)
+        await _discard(evaluation)
+
+    async def _on_route(self, route: Route) -> None:
+        request = route.request
+        if request.url == self._expected_url and request.is_navigation_request():
+            self._expected_url = None
+            await route.fulfill(
+                body=harness_html(),
+                content_type="text/html; charset=utf-8",
+                headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY},
+            )
+            return
+        kind = "navigation" if request.is_navigation_request() else "request"
+        self._incidents.append(
+            f"{kind} refused by the sandbox: {request.method} {request.url[:200]}"
+        )
+        with contextlib.suppress(PlaywrightError):
+            await route.abort("blockedbyclient")
+
+    def _on_dialog(self, dialog: Dialog) -> None:
+        self._incidents.append(
+            f"the sketch opened a dialog: {dialog.type}({dialog.message[:200]!r}), dismissed"
+        )
+        asyncio.ensure_future(_quietly(dialog.dismiss()))
+
+
+async def _quietly(awaitable) -> None:
+    with contextlib.suppress(PlaywrightError):
+        await awaitable
+
+
+async def _discard(future: asyncio.Future) -> None:
+    """Cancel an abandoned evaluation and retrieve its outcome, so none is logged as lost."""
+    future.cancel()
+    await asyncio.wait({future}, timeout=1.0)
+    if future.done() and not future.cancelled():
+        future.exception()
+
+
+def _crash_canvas() -> Canvas:
+    return Canvas(Status.CRASHED, errors=["the page crashed (out of memory or a renderer crash)"])
+
+
+async def _failure(browser: Browser, error: BaseException) -> RuntimeError:
+    """Our own failure, classified: the browser is gone (its disconnect event may lag the
+    failed call by a moment, so wait briefly for it), or the harness is broken."""
+    for _ in range(10):
+        if not browser.is_connected():
+            return BrowserGone(str(error))
+        await asyncio.sleep(0.05)
+    return HarnessBroken(f"{type(error).__name__}: {error}")

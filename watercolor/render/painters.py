@@ -1,0 +1,53 @@
+"""Painters: `await painter(reply, seed) -> Canvas`, the one call training needs from rendering.
+
+    >>> painter = LocalPainter(RenderConfig(size=256), episode=paint)
+    >>> canvas = await painter("```js\\nfunction setup() { ... }\\n```", 0)
+    >>> await painter.close()
+
+`LocalPainter` owns a `RenderPool`, started lazily on the event loop of its first call: TRL runs
+async reward functions on an event loop of its own (a daemon thread), and Playwright objects
+belong to the loop that made them. `episode` is the task's gate-render-check function (for
+painting: `watercolor.tasks.painting.episode.paint` with its gate rules bound).
+
+What this isolates: nothing itself; sketches run in the pool's sandboxed pages
+(`watercolor.render.pool`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from watercolor.canvas import Canvas
+from watercolor.render.pool import RenderConfig, RenderPool
+
+Episode = Callable[..., Awaitable[Canvas]]  # episode(pool, reply, *, seed) -> Canvas
+
+
+class LocalPainter:
+    """Gate, render and check replies in a local warm Chromium pool."""
+
+    def __init__(self, config: RenderConfig, episode: Episode) -> None:
+        self.config, self.episode = config, episode
+        self.pool: RenderPool | None = None
+        self._starting: asyncio.Lock | None = None
+
+    async def __call__(self, reply: str, seed: int = 0) -> Canvas:
+        pool = await self._started()
+        return await self.episode(pool, reply, seed=seed)
+
+    async def _started(self) -> RenderPool:
+        if self._starting is None:
+            self._starting = asyncio.Lock()
+        async with self._starting:
+            if self.pool is None:
+                pool = RenderPool(self.config)
+                await pool.start()
+                self.pool = pool
+        return self.pool
+
+    async def close(self) -> None:
+        """Close the pool (and its browser); safe to call when never started."""
+        if self.pool is not None:
+            await self.pool.close()
+            self.pool = None

@@ -1,0 +1,253 @@
+"""Render p5.js + p5.brush sketches in a pool of warm, sandboxed headless-Chromium pages.
+
+    >>> import asyncio
+    >>> from watercolor.render import RenderConfig, RenderPool
+    >>> SKETCH = "function setup() { createCanvas(256, 256, WEBGL); background(200); }"
+    >>> async def paint(code):
+    ...     async with RenderPool(RenderConfig(size=256)) as pool:
+    ...         return await pool.render(code, seed=1)
+    >>> canvas = asyncio.run(paint(SKETCH))
+    >>> canvas.status, canvas.rgba.shape
+    (<Status.OK: 'ok'>, (256, 256, 4))
+
+One browser, `workers` pages (each in its own browser context, hence its own renderer
+process), each holding a freshly loaded harness document with p5 and p5.brush already parsed,
+so a sketch costs about its own draw time. After each sketch the page loads a fresh document in
+the background (see page.py for why documents are never reused). `render` never raises for a
+bad sketch: it returns a `Canvas` whose status says what happened (`ok`, `error`, `timeout`,
+`crashed`), and `infra_error` only when *we* failed (browser gone and not relaunchable,
+harness broken), so a trainer can drop the sample instead of scoring a fake zero.
+
+What a sketch gets: p5 global mode, a `size` x `size` WEBGL canvas (`createCanvas` with any size
+up to twice the configured one is made at the configured size, centred as WEBGL is, so a
+sketch for another size is cropped or padded; a larger request, a 2D canvas or no canvas at
+all is an error), `pixelDensity(config.pixel_density)` (the sketch's own calls are ignored),
+`max_frames` calls of `draw()` (then `noLoop()`), and `Math.random`, `random()`, `noise()` and
+p5.brush's generators seeded from `seed`. The pixels are read from the p5 canvas with
+`toDataURL()` (never a screenshot), so elements a sketch lays over its canvas do not count.
+
+Determinism: the same code and seed give the same picture up to SwiftShader's rasteriser:
+strokes and flat fills are bit-identical; watercolour fills (`fillBleed`/`fillTexture`, many
+translucent layers) differ in a handful of pixels by small amounts (`DETERMINISM_TOLERANCE`).
+
+What the sandbox isolates:
+- network: the harness is served by Playwright for a made-up origin and every other request
+  (fetch, XHR, WebSocket, images, scripts, dynamic import, beacons, file://, navigations) is
+  refused three times over: the document's CSP (`default-src 'none'`, see harness.py),
+  Playwright's routing (only our own one-time harness URL is answered) and Chromium flags (all
+  host names resolve to nothing; WebRTC may not use UDP). Any attempt fails the sketch.
+- files and storage: the document has an opaque origin (CSP `sandbox`), so no cookies,
+  localStorage or IndexedDB; file:// is refused; downloads, popups and forms are off.
+- state: each sketch gets a new document in a new JS realm; nothing carries over.
+- time: `time_limit_s` per sketch (setup, frames and pixel read-back), enforced from Python;
+  a busy loop is stopped with CDP `Runtime.terminateExecution` and the page reloaded.
+- memory: V8's heap is capped (`--max-old-space-size=js_heap_mb`), so allocation bombs end
+  as `crashed` in about a second; deep recursion ends as a RangeError (`error`).
+- dialogs are dismissed, navigation and reload are refused; both fail the sketch.
+- errors are caught by listeners installed before the sketch runs and by Playwright's
+  `pageerror`, so overriding window.onerror, console or addEventListener hides nothing.
+
+What it does not isolate: Chromium runs with `--no-sandbox` (we are root in containers), so a
+renderer exploit would own this user account; CPU, GPU-process and cache side channels, and
+CPU contention (SwiftShader's WebGL runs in one GPU process shared by all pages, so one heavy
+sketch slows the others); memory outside the V8 heap (typed arrays, canvases, WebGL buffers)
+is bounded only by the time limit and the machine; a sketch can tamper with its own page
+(e.g. prototypes the harness did not save) and so fail its own render, never another's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import Error as PlaywrightError
+
+from watercolor.canvas import Canvas, Status
+from watercolor.render.browser import launch
+from watercolor.render.page import BrowserGone, HarnessBroken, WarmPage
+from watercolor.render.watchdog import MemoryWatchdog, find_process
+
+# A renderer process (V8 heap + canvases + typed arrays) may use this many times js_heap_mb.
+RENDERER_MEMORY_FACTOR = 4
+
+# Same code + seed, watercolour fills: at most this share of pixels differ, by at most this much.
+DETERMINISM_TOLERANCE = {"max_differing_fraction": 0.001, "max_channel_difference": 32}
+
+
+@dataclass(frozen=True)
+class RenderConfig:
+    size: int = 600  # canvas CSS size the harness expects (sketch coordinates)
+    pixel_density: float = 1.0  # p5 pixelDensity; <1 renders fewer pixels, same coordinates
+    workers: int = 2  # warm pages
+    time_limit_s: float = 10.0  # hard limit per sketch (setup + frames + read-back)
+    max_frames: int = 3  # draw() frames before an animated sketch is stopped
+    js_heap_mb: int = 256  # --js-flags=--max-old-space-size
+    chromium: str | None = None  # path; None -> /usr/bin/chromium, else Playwright's own browser
+
+
+class RenderPool:
+    """One headless Chromium and `workers` warm pages; use as `async with RenderPool(...)`."""
+
+    def __init__(self, config: RenderConfig = RenderConfig()) -> None:
+        self.config = config
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+        self._idle: list[WarmPage] = []
+        self._slots = asyncio.Semaphore(config.workers)
+        self._lock = asyncio.Lock()  # one (re)launch at a time
+        self._background: set[asyncio.Task] = set()
+        self._watchdog: asyncio.Task | None = None
+        self.marker = f"--watercolor-pool={secrets.token_hex(8)}"  # finds our browser in /proc
+        self.launches = 0  # how many browsers this pool has started (relaunches show here)
+
+    async def __aenter__(self) -> RenderPool:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        """Launch the browser and warm `workers` pages (called by `async with`)."""
+        async with self._lock:
+            if self._browser is None or not self._browser.is_connected():
+                await self._launch()
+
+    async def close(self) -> None:
+        """Close every page, the browser and Playwright. Safe to call twice."""
+        tasks = [*self._background, *([self._watchdog] if self._watchdog else [])]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._watchdog = None
+        self._idle.clear()
+        if self._browser is not None:
+            with contextlib.suppress(PlaywrightError):
+                await self._browser.close()
+            self._browser = None
+        if self._playwright is not None:
+            await self._playwright.stop()
+            self._playwright = None
+
+    def browser_pid(self) -> int | None:
+        """The pid of this pool's Chromium (Linux), for diagnostics and tests."""
+        return find_process(self.marker) if self._browser is not None else None
+
+    async def render(self, sketch: str, seed: int = 0) -> Canvas:
+        """Run one sketch (raw JS) and return its Canvas. Never raises for a bad sketch.
+
+        Timings: `load_ms` until the sketch started (waiting for a free warm page), `draw_ms`
+        in the page (setup, frames, pixel read-back), `total_ms` for the whole call.
+        """
+        started = time.perf_counter()
+        canvas = await self._render_with_retry(sketch, seed, started)
+        timings = {"load_ms": 0.0, "draw_ms": 0.0, **canvas.timings}
+        timings["total_ms"] = (time.perf_counter() - started) * 1000
+        return replace(canvas, timings=timings, sketch=sketch, seed=seed)
+
+    async def render_batch(
+        self, sketches: Sequence[str], seeds: Sequence[int] | int = 0
+    ) -> list[Canvas]:
+        """Render many sketches concurrently over the pool's pages, results in input order."""
+        if isinstance(seeds, int):
+            seeds = [seeds] * len(sketches)
+        if len(seeds) != len(sketches):
+            raise ValueError(f"{len(sketches)} sketches but {len(seeds)} seeds")
+        return list(await asyncio.gather(*map(self.render, sketches, seeds)))
+
+    async def _render_with_retry(self, sketch: str, seed: int, started: float) -> Canvas:
+        """A sketch hit by our failure (browser died, page broke) runs once more on a fresh
+        page, relaunching the browser if needed; a second failure is `infra_error`."""
+        try:
+            return await self._render_once(sketch, seed, started)
+        except (BrowserGone, HarnessBroken, PlaywrightError, OSError):
+            pass
+        try:
+            return await self._render_once(sketch, seed, started)
+        except (BrowserGone, HarnessBroken, PlaywrightError, OSError) as error:
+            return Canvas(Status.INFRA_ERROR, errors=[f"renderer failure: {error}"])
+
+    async def _render_once(self, sketch: str, seed: int, started: float) -> Canvas:
+        await self._slots.acquire()
+        try:
+            page = await self._take_page()
+        except BaseException:
+            self._slots.release()
+            raise
+        load_ms = (time.perf_counter() - started) * 1000
+        try:
+            canvas = await page.run(
+                sketch,
+                seed=seed,
+                density=self.config.pixel_density,
+                max_frames=self.config.max_frames,
+                limit_s=self.config.time_limit_s,
+            )
+        finally:
+            self._spawn(self._recycle(page))  # releases the slot once the page is warm again
+        return replace(canvas, timings={**canvas.timings, "load_ms": load_ms})
+
+    async def _take_page(self) -> WarmPage:
+        """An idle warm page of the live browser, or a new one (relaunching if needed)."""
+        while self._idle:
+            page = self._idle.pop()
+            if page.usable:
+                return page
+            self._spawn(page.close())
+        await self._ensure_browser()
+        return await WarmPage.open(self._browser, self.config.size)
+
+    async def _recycle(self, page: WarmPage) -> None:
+        """Give the page a fresh document (or replace it) and put it back in the idle list."""
+        try:
+            if page.usable:
+                with contextlib.suppress(HarnessBroken, BrowserGone, PlaywrightError):
+                    await page.load()
+                    self._idle.append(page)
+                    return
+            await page.close()
+            # A page of a browser that has since been relaunched is not replaced: the new
+            # browser came with its own `workers` pages.
+            if page.browser is self._browser and self._browser.is_connected():
+                with contextlib.suppress(HarnessBroken, BrowserGone, PlaywrightError):
+                    self._idle.append(await WarmPage.open(self._browser, self.config.size))
+        finally:
+            self._slots.release()
+
+    async def _ensure_browser(self) -> None:
+        async with self._lock:
+            if self._browser is None or not self._browser.is_connected():
+                await self._launch()
+
+    async def _launch(self) -> None:
+        """(Re)start Playwright's browser and warm `workers` pages. Caller holds the lock."""
+        if self._browser is not None:
+            with contextlib.suppress(PlaywrightError):
+                await self._browser.close()
+        self._idle.clear()
+        if self._playwright is None:
+            self._playwright = await async_playwright().start()
+        self._browser = await launch(
+            self._playwright,
+            executable=self.config.chromium,
+            js_heap_mb=self.config.js_heap_mb,
+            marker=self.marker,
+        )
+        self.launches += 1
+        if self._watchdog is None:
+            limit_mb = RENDERER_MEMORY_FACTOR * self.config.js_heap_mb
+            self._watchdog = asyncio.ensure_future(MemoryWatchdog(self.marker, limit_mb).run())
+        pages = await asyncio.gather(
+            *(WarmPage.open(self._browser, self.config.size) for _ in range(self.config.workers))
+        )
+        self._idle.extend(pages)
+
+    def _spawn(self, coroutine) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)

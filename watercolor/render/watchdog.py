@@ -1,0 +1,90 @@
+"""Kill renderer processes that grow past a memory cap (Linux; a no-op elsewhere).
+
+    watchdog = MemoryWatchdog(marker="--watercolor-pool=1f2e", limit_mb=1024)
+    task = asyncio.ensure_future(watchdog.run())   # cancel it when the browser closes
+
+V8's heap cap (`--max-old-space-size`) turns JS allocation bombs into quick crashes, but
+canvases, images and typed arrays live outside that heap: a loop of `createGraphics(2000,
+2000)` grows a renderer by ~0.3 GB/s until the time limit. This watchdog reads the resident
+memory of the browser's renderer processes from /proc a few times a second and SIGKILLs any
+above the cap; Playwright reports the page as crashed and the pool replaces it. Each page has
+its own renderer process (one browser context per page), so only the offending sketch dies.
+The GPU process (SwiftShader's WebGL, shared by all pages) is never killed: that would lose
+every page's WebGL context; its memory is bounded only by the time limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from pathlib import Path
+
+PROC = Path("/proc")
+
+
+def find_process(marker: str) -> int | None:
+    """The pid whose command line contains `marker` (a flag we gave the browser)."""
+    for entry in PROC.iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    return int(entry.name)
+    return None
+
+
+def descendants(pid: int) -> list[int]:
+    """All processes below `pid`, from /proc/<pid>/task/*/children."""
+    found, stack = [], [pid]
+    while stack:
+        parent = stack.pop()
+        for children in (PROC / str(parent) / "task").glob("*/children"):
+            with contextlib.suppress(OSError):
+                kids = [int(child) for child in children.read_text().split()]
+                found.extend(kids)
+                stack.extend(kids)
+    return found
+
+
+def resident_mb(pid: int) -> float:
+    """Resident memory of one process in MiB (0 if it is gone)."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        for line in (PROC / str(pid) / "status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def is_renderer(pid: int) -> bool:
+    with contextlib.suppress(OSError):
+        return b"--type=renderer" in (PROC / str(pid) / "cmdline").read_bytes()
+    return False
+
+
+class MemoryWatchdog:
+    """Polls one browser's renderers and kills those above `limit_mb`."""
+
+    def __init__(self, marker: str, limit_mb: float, interval_s: float = 0.2) -> None:
+        self.marker, self.limit_mb, self.interval_s = marker, limit_mb, interval_s
+        self.killed: list[int] = []
+
+    def check(self, browser_pid: int) -> None:
+        """One pass: kill every renderer of `browser_pid` above the cap."""
+        for pid in descendants(browser_pid):
+            if resident_mb(pid) > self.limit_mb and is_renderer(pid):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+                    self.killed.append(pid)
+
+    async def run(self) -> None:
+        """Watch until cancelled (returns at once where there is no /proc)."""
+        if not PROC.is_dir():
+            return
+        browser_pid = None
+        while True:
+            if browser_pid is None or not (PROC / str(browser_pid)).exists():
+                browser_pid = find_process(self.marker)
+            if browser_pid is not None:
+                self.check(browser_pid)
+            await asyncio.sleep(self.interval_s)

@@ -1,0 +1,107 @@
+"""Anti-cheat components: each in [0, 1], 1 = no cheat detected.
+
+    >>> from watercolor.rewards.cheats import no_flat_regions, no_speckle
+    >>> no_flat_regions(flat_blocks_canvas), no_speckle(noisy_canvas)
+    (0.0, 0.12)
+
+Fine-grained rewards can be gamed: flat opaque shapes ("fake watercolour"), per-pixel random
+noise passed off as granulation, one colour flooding the sheet, paint run edge to edge, or a
+sketch that draws with bare p5 primitives instead of the brush library. Each component here
+detects one of these on the shared working view (`watercolor.rewards.pixels`) or on the sketch.
+A sheet with no paint earns no anti-cheat credit: the pixel ones score it 0.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from scipy import ndimage
+
+from watercolor.canvas import Canvas
+from watercolor.rewards.pixels import colour_cells, ramp, view
+
+
+def no_flat_regions(
+    canvas: Canvas, tolerance: float = 0.004, allowed: float = 0.1, limit: float = 0.6
+) -> float | None:
+    """[0, 1]: 1 unless much of the paint is perfectly uniform (flat digital fill)."""
+    if canvas.infra_failure:
+        return None
+    v = view(canvas)
+    if v is None or not v.painted:
+        return 0.0
+    # Every other pixel is enough to find *large* flat regions (and 4x cheaper): the largest
+    # per-channel range over 3 x 3 of those (5 x 5 working pixels).
+    lab, paint = v.lab[::2, ::2], v.paint[::2, ::2]
+    spread = ndimage.maximum_filter(lab, (3, 3, 1)) - ndimage.minimum_filter(lab, (3, 3, 1))
+    spread = spread.max(axis=-1)
+    flat_share = float((spread[paint] < tolerance).mean())
+    return 1 - ramp(flat_share, allowed, limit)
+
+
+# Immerkær's fast noise estimate: this mask cancels any locally linear structure, so what
+# remains is pixel-scale, uncorrelated variation.
+_NOISE_MASK = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], dtype=np.float32)
+
+
+def speckle_sigma(lightness: np.ndarray, region: np.ndarray) -> float:
+    """Std of uncorrelated pixel noise over a region (Immerkær 1996); keep hard edges out of it."""
+    response = np.abs(ndimage.convolve(lightness, _NOISE_MASK))[region]
+    return float(np.sqrt(np.pi / 2) * response.mean() / 6) if response.size else 0.0
+
+
+def no_speckle(canvas: Canvas, low: float = 0.004, high: float = 0.015) -> float | None:
+    """[0, 1]: 1 unless the sheet carries uncorrelated per-pixel noise (fake granulation)."""
+    if canvas.infra_failure:
+        return None
+    v = view(canvas)
+    if v is None or not v.painted:
+        return 0.0
+    return 1 - ramp(speckle_sigma(v.lab[..., 0], v.paint & ~v.hard_edges), low, high)
+
+
+def palette_balance(
+    canvas: Canvas, cell: float = 0.05, allowed: float = 0.5, limit: float = 0.9
+) -> float | None:
+    """[0, 1]: 1 unless one colour (an OKLab cell) takes most of the painted area."""
+    if canvas.infra_failure:
+        return None
+    v = view(canvas)
+    if v is None or not v.painted:
+        return 0.0
+    _, counts = np.unique(colour_cells(v.lab[v.paint], cell), return_counts=True)
+    return 1 - ramp(counts.max() / counts.sum(), allowed, limit)
+
+
+def not_edge_to_edge(
+    canvas: Canvas, max_coverage: float = 0.7, min_border_paper: float = 0.5
+) -> float | None:
+    """[0, 1]: 1 unless paint covers (nearly) the whole sheet or runs off most of its border."""
+    if canvas.infra_failure:
+        return None
+    v = view(canvas)
+    if v is None or not v.painted:
+        return 0.0
+    flooded = ramp(v.coverage, max_coverage, 1.0)
+    return (1 - flooded) * min(1.0, v.border_paper_share / min_border_paper)
+
+
+_BRUSH_CALL = re.compile(r"\bbrush\s*\.\s*(\w+)\s*\(")
+_BRUSH_DRAWS = frozenset(
+    ["circle", "rect", "line", "arc", "polygon", "spline", "flowLine", "vertex", "move"]
+)  # the calls that put marks down (beginShape/endShape only frame `vertex`)
+# A bare p5 primitive is a call not preceded by `.` (so `brush.circle(` does not count).
+_BARE_PRIMITIVE = re.compile(
+    r"(?<![\w.$])(rect|ellipse|circle|line|triangle|quad|arc|point|square|bezier|curve"
+    r"|vertex|plane|box|sphere|image|text)\s*\("
+)
+
+
+def uses_brush_library(canvas: Canvas) -> float | None:
+    """[0, 1]: share of the sketch's drawing calls made through `brush.` (0 = bare p5 only)."""
+    if canvas.infra_failure:
+        return None
+    brush = sum(m.group(1) in _BRUSH_DRAWS for m in _BRUSH_CALL.finditer(canvas.sketch))
+    bare = len(_BARE_PRIMITIVE.findall(canvas.sketch))
+    return brush / (brush + bare) if brush + bare else 0.0

@@ -1,0 +1,36 @@
+"""How much of the sheet is painted: `coverage` (optionally within a band) and `not_blank`.
+
+    >>> from watercolor.rewards.coverage import coverage, not_blank
+    >>> coverage(canvas), coverage(canvas, low=0.05, high=0.6), not_blank(canvas)
+    (0.214, 1.0, 1.0)
+
+Paint is any pixel visibly different from the estimated paper (`watercolor.rewards.pixels`),
+so faint translucent washes count and a uniform coloured ground does not.
+"""
+
+from __future__ import annotations
+
+from watercolor.canvas import Canvas
+from watercolor.rewards.pixels import ramp, view
+
+
+def coverage(canvas: Canvas, low: float | None = None, high: float | None = None) -> float | None:
+    """[0, 1]: painted fraction; with a band, 1 inside [low, high], linear to 0 at 0 and at 1."""
+    if canvas.infra_failure:
+        return None
+    v = view(canvas)
+    if v is None:
+        return 0.0
+    if low is None and high is None:
+        return v.coverage
+    under = ramp(v.coverage, 0.0, low) if low else 1.0
+    over = 1 - ramp(v.coverage, high, 1.0) if high is not None and high < 1 else 1.0
+    return min(under, over)
+
+
+def not_blank(canvas: Canvas, min_coverage: float = 0.005) -> float | None:
+    """{0, 1}: 1 when at least `min_coverage` of the sheet is painted (the anchor's 0.5 %)."""
+    if canvas.infra_failure:
+        return None
+    v = view(canvas)
+    return float(v is not None and v.coverage >= min_coverage)

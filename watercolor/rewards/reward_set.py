@@ -1,0 +1,137 @@
+"""A reward set: weighted components, an optional hard gate, one total per canvas.
+
+    >>> from hydra.utils import instantiate
+    >>> rewards = instantiate(cfg.reward)          # conf/reward/gated.yaml -> RewardSet
+    >>> score = rewards.score(canvas, prompt="draw a peach hibiscus in watercolour")
+    >>> score.total, score.components["edge_softness"]
+    (0.71, 0.83)
+
+or, without Hydra, from plain values:
+
+    >>> from watercolor.rewards import coverage, execution
+    >>> rewards = RewardSet(
+    ...     {"clean_run": {"weight": 0.0, "fn": execution.clean_run},
+    ...      "coverage": {"weight": 1.0, "fn": coverage.coverage}},
+    ...     gate=["clean_run"])
+
+The total (`Score.total`):
+
+    None                    if the canvas is an infrastructure failure, or any gate component
+                            or any component with a non-zero weight returned None (no verdict:
+                            TRL leaves the sample out of the group baseline);
+    0                       if any gate component scored below `gate_threshold`;
+    sum_i w_i * c_i         otherwise (the anchor's form: 0.05*gate + 0.05*length_ramp + ...),
+                            divided by sum_i w_i when `normalise` is true.
+
+Every component is computed and reported, weight 0 included, so a metric can be watched without
+paying for it. Dataset columns passed to `score(canvas, **columns)` reach exactly the
+components that name them as a parameter (e.g. `prompt` for `prompt_colours`).
+
+Group components (`fn(canvases, **params) -> list[float | None]`, e.g. `group_diversity`) see
+a whole GRPO group, so only `score_batch` applies them: their weighted values are added to each
+canvas's total (gated canvases stay at 0).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from watercolor.canvas import Canvas
+
+ComponentFn = Callable[..., float | None]
+
+
+@dataclass(frozen=True)
+class Component:
+    """One weighted reward function and the dataset columns it accepts."""
+
+    weight: float
+    fn: ComponentFn
+    columns: frozenset[str]
+
+    @classmethod
+    def of(cls, name: str, spec: Mapping) -> Component:
+        """From `{weight: float, fn: callable}` (what Hydra instantiates from the YAML)."""
+        if not callable(spec.get("fn")):
+            raise ValueError(f"reward component {name!r}: `fn` must be callable, got {spec!r}")
+        parameters = list(inspect.signature(spec["fn"]).parameters.values())[1:]
+        named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        columns = frozenset(p.name for p in parameters if p.kind in named)
+        return cls(float(spec.get("weight", 1.0)), spec["fn"], columns)
+
+    def __call__(self, first, columns: Mapping) -> float | list[float | None] | None:
+        return self.fn(first, **{k: v for k, v in columns.items() if k in self.columns})
+
+
+@dataclass(frozen=True)
+class Score:
+    """The total reward of one canvas and every component's value."""
+
+    total: float | None
+    components: dict[str, float | None]
+    gate_passed: bool
+
+
+class RewardSet:
+    """Weighted reward components with an optional hard gate (see the module docstring)."""
+
+    def __init__(
+        self,
+        components: Mapping[str, Mapping],
+        gate: Sequence[str] = (),
+        gate_threshold: float = 1.0,
+        normalise: bool = False,
+        group_components: Mapping[str, Mapping] | None = None,
+    ) -> None:
+        self.components = {name: Component.of(name, spec) for name, spec in components.items()}
+        self.group_components = {
+            name: Component.of(name, spec) for name, spec in (group_components or {}).items()
+        }
+        missing = [name for name in gate if name not in self.components]
+        if missing:
+            raise ValueError(f"gate names {missing} that are not components of this reward set")
+        self.gate, self.gate_threshold, self.normalise = tuple(gate), gate_threshold, normalise
+
+    @property
+    def weights(self) -> dict[str, float]:
+        return {n: c.weight for n, c in {**self.components, **self.group_components}.items()}
+
+    def score(self, canvas: Canvas, **columns) -> Score:
+        """Score one canvas (group components are not applied; see `score_batch`)."""
+        values = {name: c(canvas, columns) for name, c in self.components.items()}
+        gate = [values[name] for name in self.gate]
+        passed = all(v is not None and v >= self.gate_threshold for v in gate)
+        needed = [values[n] for n, c in self.components.items() if c.weight] + gate
+        if canvas.infra_failure or any(v is None for v in needed):
+            return Score(None, values, passed)
+        if not passed:
+            return Score(0.0, values, False)
+        total = sum(c.weight * values[n] for n, c in self.components.items() if c.weight)
+        return Score(self._normalised(total), values, True)
+
+    def score_batch(self, canvases: Sequence[Canvas], **columns: Sequence) -> list[Score]:
+        """Score a group of canvases; `columns` hold one value per canvas, in the same order."""
+        scores = [
+            self.score(canvas, **{k: v[i] for k, v in columns.items()})
+            for i, canvas in enumerate(canvases)
+        ]
+        for name, group in self.group_components.items():
+            values = group(list(canvases), columns)
+            pairs = zip(scores, values, strict=True)
+            scores = [self._add(score, name, group.weight, value) for score, value in pairs]
+        return scores
+
+    def _add(self, score: Score, name: str, weight: float, value: float | None) -> Score:
+        """`score` with a group component's value recorded and (weighted) added to its total."""
+        components = {**score.components, name: value}
+        total = score.total
+        if total is not None and score.gate_passed and weight:
+            total = None if value is None else total + self._normalised(weight * value)
+        return Score(total, components, score.gate_passed)
+
+    def _normalised(self, weighted_sum: float) -> float:
+        if not self.normalise:
+            return weighted_sum
+        return weighted_sum / sum(abs(w) for w in self.weights.values())

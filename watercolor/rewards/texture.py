@@ -1,0 +1,157 @@
+"""Fine-grained watercolour components: layering, soft edges, granulation, pigment variation.
+
+    >>> from watercolor.rewards.texture import translucent_layering, edge_softness
+    >>> translucent_layering(canvas), edge_softness(canvas)
+    (0.83, 0.61)
+
+What p5.brush really offers, and flat opaque shapes lack: translucent washes alpha-blended over
+paper and over each other (many intermediate tones), edges that bleed (soft ramps, not steps),
+granulation (fine, spatially correlated texture), and uneven pigment inside a wash. Each
+component measures one of them on the shared working view (`watercolor.rewards.pixels`), so
+every length below is in working pixels (256 on the long side) whatever the render size.
+Each returns None for an infrastructure failure and 0.0 when there are no pixels or no paint.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import ndimage
+
+from watercolor.canvas import Canvas
+from watercolor.rewards.pixels import (
+    MIN_PAINT_PIXELS,
+    PAINT_THRESHOLD,
+    View,
+    interior,
+    ramp,
+    view,
+)
+
+
+def tone_count(v: View, min_share: float = 0.002, strength_step: float = 0.02) -> int:
+    """Paint tones (cells of strength x pigment hue) each covering `min_share` of the paint."""
+    # Smoothing first: per-pixel noise must not pass for tones (that is speckle, not layering);
+    # hard steps are skipped: the anti-aliased rim of a flat shape is not a wash.
+    pigment = v.smooth_lab[v.paint & ~v.hard_edges] - v.paper
+    if len(pigment) < MIN_PAINT_PIXELS:
+        return 0
+    strength = np.floor(np.linalg.norm(pigment, axis=-1) / strength_step).astype(np.int64)
+    hue = np.arctan2(pigment[:, 2], pigment[:, 1])  # direction of the pigment from the paper
+    sector = np.floor((hue + np.pi) / (2 * np.pi) * 24).astype(np.int64) % 24
+    counts = np.bincount(strength * 24 + sector)
+    return int((counts >= min_share * v.paint.sum()).sum())
+
+
+def translucent_layering(
+    canvas: Canvas,
+    levels: int = 50,
+    min_share: float = 0.002,
+    strength_step: float = 0.02,
+) -> float | None:
+    """[0, 1]: distinct translucent tones (paint strength x hue) in the washes; `levels` -> 1."""
+    if canvas.infra_failure:
+        return None
+    v = view(canvas)
+    if v is None or not v.painted:
+        return 0.0
+    return min(1.0, tone_count(v, min_share, strength_step) / levels)
+
+
+def edge_widths(v: View, radius: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """At each pixel of the paint's rim: contrast across the edge and its width in pixels."""
+    strength = ndimage.gaussian_filter(v.strength, 1.0)  # grain must not read as hard steps
+    gradient = np.hypot(ndimage.sobel(strength, 0), ndimage.sobel(strength, 1)) / 8
+    size = 2 * radius + 1
+    contrast = ndimage.maximum_filter(strength, size) - ndimage.minimum_filter(strength, size)
+    # The rim pixel sits at the foot of the edge; its steepest neighbour measures the edge.
+    steepest = ndimage.maximum_filter(gradient, 5)
+    rim = v.paint & ~ndimage.binary_erosion(v.paint) & (contrast > 2 * PAINT_THRESHOLD)
+    width = contrast[rim] / np.maximum(steepest[rim], 1e-6)
+    return contrast[rim], np.minimum(width, size)
+
+
+def edge_softness(
+    canvas: Canvas, hard_width: float = 3.2, soft_width: float = 5.5, radius: int = 6
+) -> float | None:
+    """[0, 1]: how gradually paint boundaries ramp (1 = bleeding edges, 0 = hard steps)."""
+    if canvas.infra_failure:
+        return None
+    v = view(canvas)
+    if v is None or not v.painted:
+        return 0.0
+    contrast, width = edge_widths(v, radius)
+    if len(width) == 0:
+        return 0.0
+    order = np.argsort(width)  # contrast-weighted median: strong boundaries count most
+    cumulative = np.cumsum(contrast[order])
+    median = width[order][np.searchsorted(cumulative, cumulative[-1] / 2)]
+    return ramp(float(median), hard_width, soft_width)
+
+
+def robust_std(x: np.ndarray) -> float:
+    """Standard deviation from the median absolute deviation (ignores a minority of outliers)."""
+    return 1.4826 * float(np.median(np.abs(x - np.median(x))))
+
+
+def neighbour_correlation(x: np.ndarray, mask: np.ndarray) -> float:
+    """Robust lag-1 correlation of `x` inside `mask`: 1 - var(x_i - x_i+1) / (2 var(x))."""
+    both_x, both_y = mask[:, :-1] & mask[:, 1:], mask[:-1] & mask[1:]
+    steps = np.concatenate([(x[:, 1:] - x[:, :-1])[both_x], (x[1:] - x[:-1])[both_y]])
+    spread = robust_std(x[mask])
+    return 1 - (robust_std(steps) / spread) ** 2 / 2 if spread > 0 else 0.0
+
+
+def granulation(
+    canvas: Canvas, amplitude: float = 0.01, correlated: float = 0.6, margin: int = 3
+) -> float | None:
+    """[0, 1]: fine texture inside washes (band-pass energy) that is spatially correlated."""
+    if canvas.infra_failure:
+        return None
+    v = view(canvas)
+    if v is None:
+        return 0.0
+    # Inside washes only: away from the sheet's paper and from hard steps between flat shapes.
+    inside = interior(v.paint & ~v.hard_edges, margin)
+    if inside.sum() < MIN_PAINT_PIXELS:
+        return 0.0
+    lightness = v.lab[..., 0]
+    detail = lightness - ndimage.gaussian_filter(lightness, 3.0, truncate=3.0)  # fine scales
+    # Robust statistics throughout: shape edges leak into a few interior pixels, not most.
+    energy = robust_std(ndimage.gaussian_filter(detail, 0.7)[inside])
+    # Granules span several pixels (rho >= 0.6); white noise reads <= 0.25 here, a little above
+    # 0 because resampling to the working size blends neighbouring pixels.
+    rho = neighbour_correlation(detail, inside)
+    return min(1.0, energy / amplitude) * ramp(rho, 0.2, correlated)
+
+
+def tile_sums(image: np.ndarray, block: int) -> np.ndarray:
+    """Sums over non-overlapping `block` x `block` tiles (the image cropped to fit)."""
+    h, w = image.shape[0] // block, image.shape[1] // block
+    cut = image[: h * block, : w * block].reshape(h, block, w, block, *image.shape[2:])
+    return cut.sum(axis=(1, 3))
+
+
+def pigment_variation(
+    canvas: Canvas, scale: float = 0.025, block: int = 12, window: int = 3, min_paint: float = 0.5
+) -> float | None:
+    """[0, 1]: low-frequency unevenness of value/chroma inside washes (0 = flat, even fill)."""
+    if canvas.infra_failure:
+        return None
+    v = view(canvas)
+    if v is None:
+        return 0.0
+    # Mean colour of the *paint* in each tile (paper left out), over tiles that are mostly paint
+    # and crossed by no hard step, so a mosaic of flat shapes does not count as variation; then
+    # how those means vary over nearby tiles.
+    paint = v.paint.astype(np.float32)
+    count = tile_sums(paint, block)
+    inside = (count >= min_paint * block**2) & (tile_sums(v.hard_edges, block) == 0)
+    if inside.sum() < 2:
+        return 0.0
+    lab = tile_sums(v.lab * paint[..., None], block) / np.maximum(count, 1)[..., None]
+    lab *= inside[..., None]
+    weight = np.maximum(ndimage.uniform_filter(inside.astype(np.float32), window), 1e-6)
+    mean = ndimage.uniform_filter(lab, (window, window, 1)) / weight[..., None]
+    square = ndimage.uniform_filter(lab**2, (window, window, 1)) / weight[..., None]
+    local_std = np.sqrt(np.clip(square - mean**2, 0, None).sum(axis=-1))
+    return min(1.0, float(np.median(local_std[inside])) / scale)

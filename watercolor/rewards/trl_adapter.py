@@ -1,0 +1,149 @@
+"""A reward set as TRL reward functions: one per component, one render per completion.
+
+    >>> scorer = RolloutScorer(reward_set, painter, num_generations=4)
+    >>> funcs, weights = scorer.reward_functions()
+    >>> GRPOTrainer(..., reward_funcs=funcs, args=GRPOConfig(reward_weights=weights, ...))
+
+TRL calls every reward function of a batch concurrently on its own event loop (they are
+`async def`). The first call paints the whole batch (gate, render, score); the others await
+the same task, so a sketch is rendered once however many components read it.
+
+What TRL sums is exactly the set's total: function `i` returns component `i`'s value, zeroed
+when the set's gate fails, and its weight is the set's weight for `i` (divided by the sum of
+weights when the set normalises). TRL therefore logs `rewards/<name>` as the component's gated
+value; the raw values, gate-violation rates, execution rate and render time go through
+`log_metric` as `components/<name>`, `violations/<code>`, `execution_rate` and `render_s`.
+An infrastructure failure makes every function return None for that completion, so TRL leaves
+it out of the group baseline instead of scoring a fake 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+from watercolor.canvas import Canvas, Status
+from watercolor.rewards.reward_set import RewardSet, Score
+
+Painter = Callable[[str, int], Awaitable[Canvas]]  # (reply, seed) -> Canvas
+
+
+@dataclass
+class Rollouts:
+    """One scored batch: what TRL's reward functions return, and what tracking logs."""
+
+    step: int
+    prompts: list[str]
+    replies: list[str]
+    canvases: list[Canvas]
+    scores: list[Score]
+    weights: dict[str, float] = field(default_factory=dict)
+
+    def value(self, name: str, i: int) -> float | None:
+        """Component `name` of completion `i` as TRL sees it (gated; None = no verdict)."""
+        score = self.scores[i]
+        if score.total is None:
+            return None
+        return score.components.get(name) if score.gate_passed else 0.0
+
+
+def completion_text(completion) -> str:
+    """The assistant's text from a TRL completion (a string, or a list of chat messages)."""
+    if isinstance(completion, str):
+        return completion
+    return "".join(m.get("content") or "" for m in completion if m.get("role") == "assistant")
+
+
+def prompt_text(prompt) -> str:
+    """The user's request from a TRL prompt (a string, or a list of chat messages)."""
+    if isinstance(prompt, str):
+        return prompt
+    return next((m["content"] for m in reversed(prompt) if m.get("role") == "user"), "")
+
+
+class RolloutScorer:
+    """Paints and scores each batch once; serves its components to TRL."""
+
+    def __init__(
+        self,
+        reward_set: RewardSet,
+        painter: Painter,
+        *,
+        num_generations: int,
+        seed: int = 0,
+        on_batch: Callable[[Rollouts], None] | None = None,
+    ) -> None:
+        self.reward_set, self.painter = reward_set, painter
+        self.num_generations, self.seed, self.on_batch = num_generations, seed, on_batch
+        self._batches: dict[tuple, asyncio.Task] = {}
+
+    def reward_functions(self) -> tuple[list[Callable], list[float]]:
+        """TRL reward functions (named after the components) and their `reward_weights`."""
+        weights = self.trl_weights()
+        return [self._function(name) for name in weights], list(weights.values())
+
+    def trl_weights(self) -> dict[str, float]:
+        weights = self.reward_set.weights
+        if not self.reward_set.normalise:
+            return dict(weights)
+        norm = sum(abs(w) for w in weights.values()) or 1.0
+        return {name: w / norm for name, w in weights.items()}
+
+    def _function(self, name: str) -> Callable:
+        async def component(prompts, completions, trainer_state=None, **kwargs):
+            rollouts = await self.rollouts(prompts, completions, trainer_state, kwargs)
+            return [rollouts.value(name, i) for i in range(len(completions))]
+
+        component.__name__ = component.__qualname__ = name
+        return component
+
+    async def rollouts(self, prompts, completions, trainer_state, kwargs) -> Rollouts:
+        """The scored batch for these completions (painted by the first caller only)."""
+        step = getattr(trainer_state, "global_step", 0)
+        key = (step, tuple(completion_text(c) for c in completions))
+        if key not in self._batches:
+            self._batches = {k: t for k, t in self._batches.items() if k[0] >= step}
+            self._batches[key] = asyncio.ensure_future(self._score(step, prompts, key[1], kwargs))
+        return await self._batches[key]
+
+    async def _score(self, step: int, prompts, replies: Sequence[str], kwargs) -> Rollouts:
+        texts = [prompt_text(p) for p in prompts]
+        canvases = list(await asyncio.gather(*(self.painter(r, self.seed) for r in replies)))
+        scores = []
+        size = self.num_generations
+        for start in range(0, len(canvases), size):  # group components see one GRPO group
+            group = slice(start, start + size)
+            scores += self.reward_set.score_batch(canvases[group], prompt=texts[group])
+        rollouts = Rollouts(step, texts, list(replies), canvases, scores, self.trl_weights())
+        log_batch_metrics(rollouts, kwargs.get("log_metric"))
+        if self.on_batch is not None:
+            self.on_batch(rollouts)
+        return rollouts
+
+
+def batch_metrics(rollouts: Rollouts) -> dict[str, float]:
+    """Execution rate, violation rate per code, render time and raw component means."""
+    canvases = rollouts.canvases
+    metrics = {
+        "execution_rate": sum(c.ok for c in canvases) / len(canvases),
+        "infra_failure_rate": sum(c.status == Status.INFRA_ERROR for c in canvases) / len(canvases),
+        "render_s": statistics.fmean(c.timings.get("total_ms", 0.0) for c in canvases) / 1000,
+    }
+    codes = sorted({code for c in canvases for code in c.violations})
+    for code in codes:
+        metrics[f"violations/{code}"] = sum(code in c.violations for c in canvases) / len(canvases)
+    for name in rollouts.scores[0].components if rollouts.scores else ():
+        values = [s.components.get(name) for s in rollouts.scores]
+        values = [v for v in values if v is not None]
+        if values:
+            metrics[f"components/{name}"] = statistics.fmean(values)
+    return metrics
+
+
+def log_batch_metrics(rollouts: Rollouts, log_metric: Callable | None) -> None:
+    if log_metric is None:
+        return
+    for name, value in batch_metrics(rollouts).items():
+        log_metric(name, value)

@@ -1,0 +1,183 @@
+"""MLflow: one run per Hydra job, with everything the run did.
+
+    >>> with mlflow_run(uri, "watercolor", params=flat_config, tags=overrides, run_dir=out) as run:
+    ...     trainer = GRPOTrainer(..., callbacks=[logger := RolloutLogger(every=1)])
+    ...     scorer.on_batch = logger.record  # the rollouts of each step
+    ...     trainer.train()
+
+The run id is written to `<run_dir>/mlflow_run_id`, so a resumed job logs into the same run.
+Per step: TRL's metrics (reward, `rewards/<component>/mean`, completion length, ...) and ours
+(`components/<name>`, `violations/<code>`, `execution_rate`, `render_s`). Every `every` steps:
+a grid PNG of the group's canvases, each canvas PNG, each sketch as `.js` and a rollouts
+table (step, prompt, reward, components, status). We log through MLflow's client directly
+rather than transformers' MLflowCallback, which cannot log images or resume a run by id.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+import os
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import mlflow
+from PIL import Image
+from transformers import TrainerCallback
+
+from watercolor.canvas import Canvas
+from watercolor.rewards.trl_adapter import Rollouts
+
+RUN_ID_FILE = "mlflow_run_id"
+
+
+def tracking_uri(default: str) -> str:
+    """MLFLOW_TRACKING_URI when set, else `default` (a `sqlite:///ABS/PATH.db` store)."""
+    uri = os.environ.get("MLFLOW_TRACKING_URI") or default
+    if uri.startswith("sqlite:///"):
+        Path(uri.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    return uri
+
+
+def experiment_id(name: str, artifact_root: str | None) -> str:
+    """The id of experiment `name`, created with an explicit artifact location if new."""
+    found = mlflow.get_experiment_by_name(name)
+    if found is not None:
+        return found.experiment_id
+    location = None
+    if artifact_root:
+        location = Path(artifact_root, name).resolve().as_uri()
+    return mlflow.create_experiment(name, artifact_location=location)
+
+
+@contextlib.contextmanager
+def mlflow_run(
+    uri: str,
+    experiment: str,
+    *,
+    params: Mapping[str, object],
+    tags: Mapping[str, str],
+    run_dir: Path,
+    artifact_root: str | None = None,
+    run_name: str | None = None,
+) -> Iterator[mlflow.ActiveRun]:
+    """Start (or resume, from `run_dir/mlflow_run_id`) the run of this job."""
+    mlflow.set_tracking_uri(tracking_uri(uri))
+    exp = experiment_id(experiment, artifact_root)
+    id_file = run_dir / RUN_ID_FILE
+    run_id = id_file.read_text().strip() if id_file.is_file() else None
+    with mlflow.start_run(run_id=run_id, experiment_id=exp, run_name=run_name) as run:
+        if run_id is None:
+            id_file.parent.mkdir(parents=True, exist_ok=True)
+            id_file.write_text(run.info.run_id)
+            mlflow.log_params({k: _param(v) for k, v in params.items()})
+        mlflow.set_tags(dict(tags))
+        yield run
+
+
+def _param(value: object) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else value
+    return text[:6000]  # MLflow's limit on a param value
+
+
+def flatten(config: Mapping, prefix: str = "") -> dict[str, object]:
+    """{"a": {"b": 1}} -> {"a.b": 1} (MLflow params are flat)."""
+    flat: dict[str, object] = {}
+    for key, value in config.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping) and value:
+            flat.update(flatten(value, f"{name}."))
+        else:
+            flat[name] = value
+    return flat
+
+
+def canvas_grid(canvases: list[Canvas], tile: int = 200) -> Image.Image:
+    """The canvases side by side (grey tiles for sketches that painted nothing)."""
+    columns = min(4, len(canvases)) or 1
+    rows = math.ceil(len(canvases) / columns)
+    grid = Image.new("RGB", (columns * tile, rows * tile), (128, 128, 128))
+    for i, canvas in enumerate(canvases):
+        if canvas.png is None:
+            continue
+        with Image.open(io.BytesIO(canvas.png)) as image:
+            thumb = image.convert("RGB").resize((tile, tile))
+        grid.paste(thumb, ((i % columns) * tile, (i // columns) * tile))
+    return grid
+
+
+def rollout_rows(rollouts: Rollouts) -> list[dict]:
+    """One row per completion: step, prompt, reward, status, violations and components."""
+    rows = []
+    for i, (canvas, score) in enumerate(zip(rollouts.canvases, rollouts.scores, strict=True)):
+        row = {
+            "step": rollouts.step,
+            "index": i,
+            "prompt": rollouts.prompts[i],
+            "reward": score.total,
+            "status": str(canvas.status),
+            "violations": ",".join(canvas.violations),
+            "errors": " | ".join(canvas.errors)[:500],
+            "completion_chars": len(rollouts.replies[i]),
+        }
+        rows.append(row | {f"c.{k}": v for k, v in score.components.items()})
+    return rows
+
+
+def log_rollouts(rollouts: Rollouts) -> None:
+    """Grid, canvases, sketches and the rollouts table of one step, into the active run."""
+    folder = f"rollouts/step_{rollouts.step:05d}"
+    mlflow.log_image(canvas_grid(rollouts.canvases), f"{folder}/grid.png")
+    for i, canvas in enumerate(rollouts.canvases):
+        if canvas.png is not None:
+            mlflow.log_image(Image.open(io.BytesIO(canvas.png)), f"{folder}/canvas_{i:02d}.png")
+        mlflow.log_text(canvas.sketch or rollouts.replies[i], f"{folder}/sketch_{i:02d}.js")
+    mlflow.log_table(_table(rollout_rows(rollouts)), artifact_file="rollouts.json")
+
+
+def _table(rows: list[dict]) -> dict[str, list]:
+    columns = list(dict.fromkeys(k for row in rows for k in row))
+    return {c: [row.get(c) for row in rows] for c in columns}
+
+
+class RolloutLogger(TrainerCallback):
+    """Logs the trainer's metrics and each step's rollouts to the active MLflow run.
+
+    TRL scores rollouts on its own event-loop thread, where MLflow has no active run, so
+    `record` only queues them; they are written from the trainer's thread at step end.
+    """
+
+    def __init__(self, every: int = 1) -> None:
+        self.every = every
+        self.pending: list[Rollouts] = []
+
+    def record(self, rollouts: Rollouts) -> None:
+        """Queue a scored batch (the reward adapter's `on_batch`)."""
+        if self.every and rollouts.step % self.every == 0:
+            self.pending.append(rollouts)
+
+    def flush(self) -> None:
+        while self.pending:
+            log_rollouts(self.pending.pop(0))
+
+    def on_step_end(self, args, state, control, **kwargs):
+        self.flush()
+
+    def on_train_end(self, args, state, control, **kwargs):
+        self.flush()
+
+    def on_log(self, args, state, control, logs=None, **kwargs):
+        metrics = {
+            _metric_name(k): float(v)
+            for k, v in (logs or {}).items()
+            if isinstance(v, int | float) and math.isfinite(v)
+        }
+        if metrics:
+            mlflow.log_metrics(metrics, step=state.global_step)
+
+
+def _metric_name(key: str) -> str:
+    """MLflow metric names allow letters, digits and _ - . / space only."""
+    return "".join(c if c.isalnum() or c in "_-./ " else "_" for c in key)
