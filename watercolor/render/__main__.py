@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 
 from watercolor.canvas import Canvas, Status
-from watercolor.render.pool import RenderConfig, RenderPool
+from watercolor.render.cli import add_render_arguments, gate_rules, render_config
+from watercolor.render.pool import RenderPool
 from watercolor.tasks.painting.episode import paint
-from watercolor.tasks.painting.gate import GateRules
 
 STARTUP_MARGIN_S = 60.0  # launching Chromium and loading p5 + p5.brush on a busy 2-core box
 
@@ -35,35 +35,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "sketch", help="a .js sketch or a model reply containing a ```js block ('-' = stdin)"
     )
     parser.add_argument("-o", "--output", type=Path, help="write the canvas PNG here")
-    parser.add_argument("--size", type=int, default=RenderConfig.size, help="canvas size in px")
-    parser.add_argument("--pixel-density", type=float, default=RenderConfig.pixel_density)
-    parser.add_argument(
-        "--seed", type=int, default=0, help="seeds Math.random, randomSeed, noiseSeed"
-    )
-    parser.add_argument(
-        "--time-limit", type=float, default=RenderConfig.time_limit_s, help="seconds"
-    )
-    parser.add_argument("--chromium", help="browser executable (default: /usr/bin/chromium)")
-    parser.add_argument(
-        "--allow-any-brush-method",
-        action="store_true",
-        help="accept every method p5.brush exports, not only the prompt's allow-list",
-    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_render_arguments(parser)
     return parser.parse_args(argv)
 
 
 async def render_reply(reply: str, args: argparse.Namespace) -> Canvas:
-    config = RenderConfig(
-        size=args.size,
-        pixel_density=args.pixel_density,
-        workers=1,
-        time_limit_s=args.time_limit,
-        chromium=args.chromium,
-    )
-    rules = GateRules(allowed_brush_methods=None) if args.allow_any_brush_method else GateRules()
-    async with RenderPool(config) as pool:
-        return await paint(pool, reply, seed=args.seed, rules=rules)
+    async with RenderPool(render_config(args)) as pool:
+        return await paint(pool, reply, seed=args.seed, rules=gate_rules(args))
 
 
 def run(reply: str, args: argparse.Namespace) -> Canvas:

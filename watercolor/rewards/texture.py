@@ -24,6 +24,7 @@ from watercolor.rewards.pixels import (
     View,
     interior,
     ramp,
+    slope,
     view,
 )
 
@@ -59,8 +60,8 @@ def translucent_layering(
 
 def edge_widths(v: View, radius: int = 6) -> tuple[np.ndarray, np.ndarray]:
     """At each pixel of the paint's rim: contrast across the edge and its width in pixels."""
-    strength = ndimage.gaussian_filter(v.strength, 1.0)  # grain must not read as hard steps
-    gradient = np.hypot(ndimage.sobel(strength, 0), ndimage.sobel(strength, 1)) / 8
+    strength = ndimage.gaussian_filter(v.strength, 1.0, truncate=3.0)  # grain is not a step
+    gradient = slope(strength[..., None])
     size = 2 * radius + 1
     contrast = ndimage.maximum_filter(strength, size) - ndimage.minimum_filter(strength, size)
     # The rim pixel sits at the foot of the edge; its steepest neighbour measures the edge.
@@ -71,7 +72,7 @@ def edge_widths(v: View, radius: int = 6) -> tuple[np.ndarray, np.ndarray]:
 
 
 def edge_softness(
-    canvas: Canvas, hard_width: float = 3.2, soft_width: float = 5.5, radius: int = 6
+    canvas: Canvas, hard_width: float = 3.15, soft_width: float = 5.3, radius: int = 6
 ) -> float | None:
     """[0, 1]: how gradually paint boundaries ramp (1 = bleeding edges, 0 = hard steps)."""
     if canvas.infra_failure:

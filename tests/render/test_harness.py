@@ -1,0 +1,82 @@
+"""The parts of the renderer that need no browser: harness document, flags, watchdog, config."""
+
+import os
+import subprocess
+import sys
+
+from watercolor.render import RenderConfig
+from watercolor.render.assets import BRUSH_JS, P5_JS, library_source
+from watercolor.render.browser import chromium_executable, chromium_flags
+from watercolor.render.harness import CONTENT_SECURITY_POLICY, harness_html
+from watercolor.render.watchdog import MemoryWatchdog, descendants, find_process, resident_mb
+
+
+def test_harness_inlines_both_libraries_and_fetches_nothing():
+    html = harness_html()
+    assert len(html) > len(library_source(P5_JS)) + len(library_source(BRUSH_JS))
+    assert "sourceMappingURL" not in html
+    assert "__watercolor" in html
+    assert " src=" not in html and "<link" not in html
+    # p5, p5.brush and the harness runtime: three inline scripts, each closed exactly once.
+    assert html.count("</script>") == 3
+
+
+def test_content_security_policy_walls_the_document_in():
+    assert CONTENT_SECURITY_POLICY.startswith("sandbox allow-scripts allow-modals;")
+    assert "default-src 'none'" in CONTENT_SECURITY_POLICY
+    assert "allow-same-origin" not in CONTENT_SECURITY_POLICY  # opaque origin: no storage
+    assert "connect-src" not in CONTENT_SECURITY_POLICY  # falls back to 'none'
+
+
+def test_flags_cap_the_heap_and_use_software_webgl():
+    flags = chromium_flags(js_heap_mb=128, marker="--watercolor-pool=abc")
+    assert flags[0] == "--watercolor-pool=abc"
+    assert "--js-flags=--max-old-space-size=128" in flags
+    assert "--use-angle=swiftshader" in flags and "--headless" in flags
+    assert any(flag.startswith("--host-resolver-rules=MAP * ~NOTFOUND") for flag in flags)
+
+
+def test_executable_prefers_the_given_path_then_debian():
+    assert chromium_executable("/opt/my/chrome") == "/opt/my/chrome"
+    expected = "/usr/bin/chromium" if os.path.isfile("/usr/bin/chromium") else None
+    assert chromium_executable(None) == expected
+
+
+def test_config_defaults_are_the_agreed_interface():
+    config = RenderConfig()
+    assert (config.size, config.pixel_density, config.workers) == (600, 1.0, 2)
+    assert (config.time_limit_s, config.max_frames, config.js_heap_mb) == (10.0, 3, 256)
+    assert config.chromium is None
+
+
+def test_watchdog_kills_a_renderer_over_the_limit_and_spares_others():
+    marker = "--watercolor-test-marker"
+    sleeper = "import time; time.sleep(60)"
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _SPAWNER, marker, sleeper], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        renderer, helper = map(int, parent.stdout.readline().split())
+        assert find_process(marker) == parent.pid
+        assert {renderer, helper} <= set(descendants(parent.pid))
+        assert resident_mb(renderer) > 1
+        watchdog = MemoryWatchdog(marker, limit_mb=1)
+        watchdog.check(parent.pid)
+        assert watchdog.killed == [renderer]  # only the --type=renderer child
+        assert parent.stdout.readline().split() == ["exited", str(renderer), "-9"]
+        assert helper in descendants(parent.pid)
+    finally:
+        parent.kill()
+        parent.wait()
+
+
+# Starts a fake "renderer" and a fake "helper" child, prints their pids, reports the renderer's end.
+_SPAWNER = """
+import subprocess, sys
+marker, code = sys.argv[1], sys.argv[2]
+renderer = subprocess.Popen([sys.executable, "-c", code, "--type=renderer"])
+helper = subprocess.Popen([sys.executable, "-c", code, "--type=utility"])
+print(renderer.pid, helper.pid, flush=True)
+print("exited", renderer.pid, renderer.wait(), flush=True)
+helper.kill()
+"""

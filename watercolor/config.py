@@ -1,0 +1,42 @@
+"""Compose the project's Hydra configs outside a Hydra app (CLIs, notebooks, tests).
+
+    >>> from watercolor.config import reward_set, reward_set_names
+    >>> "gated" in reward_set_names()
+    True
+    >>> rewards = reward_set("gated", ["reward.components.coverage.weight=0"])
+
+Entry points decorated with `@hydra.main` compose `conf/train.yaml` themselves; this is for
+commands such as `python -m watercolor.score` that need one group without a training run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from hydra import compose, initialize_config_dir
+from hydra.utils import instantiate
+from omegaconf import DictConfig
+
+from watercolor.rewards.reward_set import RewardSet
+
+CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
+
+
+def compose_train(overrides: Sequence[str] = ()) -> DictConfig:
+    """conf/train.yaml composed with `overrides` (Hydra's own resolvers are not available)."""
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        return compose(config_name="train", overrides=list(overrides))
+
+
+def reward_set_names() -> list[str]:
+    """The options of the `reward` group (conf/reward/*.yaml)."""
+    return sorted(p.stem for p in (CONF_DIR / "reward").glob("*.yaml"))
+
+
+def reward_set(name: str, overrides: Sequence[str] = ()) -> RewardSet:
+    """The reward set `conf/reward/<name>.yaml`, with command-line style `overrides`."""
+    if name not in reward_set_names():
+        raise ValueError(f"unknown reward set {name!r}; choose from {reward_set_names()}")
+    cfg = compose_train([f"reward={name}", *overrides])
+    return instantiate(cfg.reward)

@@ -1,0 +1,132 @@
+"""Score sketches with a reward set: render once, every component, the set's total.
+
+    python -m watercolor.score sketch.js --reward gated --json
+    python -m watercolor.score watercolor/tasks/painting/samples --reward fine_grained
+    python -m watercolor.score reply.md --reward coarse --prompt "paint a peach hibiscus" \\
+        --set reward.components.coverage.weight=0
+
+For one file, `--json` prints exactly one JSON object (DESIGN.md §5): `reward` (float, or null
+when the renderer or a scorer failed: no verdict), `status`, `violations`, `errors`,
+`components` (name -> float or null) and `timings`. For a directory (its .js, .md and .txt
+files) it prints a table, or with `--json` one such object per line with a `file` key.
+Exit code: 0 when every sketch painted, 1 when a sketch failed, 2 for usage or
+infrastructure errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from watercolor.canvas import Canvas, Status
+from watercolor.config import reward_set, reward_set_names
+from watercolor.render.cli import add_render_arguments, gate_rules, render_config
+from watercolor.render.pool import RenderPool
+from watercolor.rewards.reward_set import RewardSet, Score
+from watercolor.tasks.painting.episode import paint
+
+SKETCH_SUFFIXES = (".js", ".md", ".txt")
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m watercolor.score", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("sketch", type=Path, help="a sketch, a model reply, or a directory")
+    parser.add_argument("--reward", default="fine_grained", help=f"one of {reward_set_names()}")
+    parser.add_argument("--prompt", default="", help="the request the sketch answers")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="OVERRIDE",
+        help="Hydra override of the set, e.g. reward.components.coverage.weight=0",
+    )
+    parser.add_argument("--json", action="store_true", help="JSON instead of a table")
+    add_render_arguments(parser)
+    return parser.parse_args(argv)
+
+
+def sketch_files(path: Path) -> list[Path]:
+    if path.is_dir():
+        found = (p for p in path.iterdir() if p.suffix in SKETCH_SUFFIXES)
+        return sorted(p for p in found if not p.stem.upper().startswith("README"))
+    return [path]
+
+
+async def paint_all(replies: list[str], args: argparse.Namespace) -> list[Canvas]:
+    async with RenderPool(render_config(args, workers=2 if len(replies) > 1 else 1)) as pool:
+        jobs = (paint(pool, r, seed=args.seed, rules=gate_rules(args)) for r in replies)
+        return list(await asyncio.gather(*jobs))
+
+
+def record(canvas: Canvas, score: Score) -> dict:
+    """The §5 JSON object of one scored sketch."""
+    return {
+        "reward": score.total,
+        **canvas.to_json(),
+        "components": score.components,
+    }
+
+
+def score_files(files: list[Path], rewards: RewardSet, args: argparse.Namespace) -> list[dict]:
+    replies = [f.read_text("utf-8") for f in files]
+    try:
+        canvases = asyncio.run(paint_all(replies, args))
+    except Exception as exc:  # the browser could not start: ours, not the sketches'
+        failed = Canvas(Status.INFRA_ERROR, errors=[f"{type(exc).__name__}: {exc}"])
+        canvases = [failed] * len(files)
+    scores = rewards.score_batch(canvases, prompt=[args.prompt] * len(canvases))
+    return [
+        record(c, s) | {"file": str(f)} for f, c, s in zip(files, canvases, scores, strict=True)
+    ]
+
+
+def table(records: list[dict]) -> str:
+    rows = [
+        {
+            "file": Path(r["file"]).name,
+            "reward": r["reward"],
+            "status": r["status"],
+            "violations": ",".join(r["violations"]),
+            **r["components"],
+        }
+        for r in records
+    ]
+    return pd.DataFrame(rows).round(3).to_string(index=False)
+
+
+def exit_code(records: list[dict]) -> int:
+    statuses = {r["status"] for r in records}
+    if Status.INFRA_ERROR in statuses:
+        return 2
+    return 0 if statuses == {Status.OK} else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        rewards = reward_set(args.reward, args.set)
+        files = sketch_files(args.sketch)
+        if not files:
+            raise ValueError(f"no {'/'.join(SKETCH_SUFFIXES)} files in {args.sketch}")
+        records = score_files(files, rewards, args)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.json and not args.sketch.is_dir():
+        print(json.dumps({k: v for k, v in records[0].items() if k != "file"}))
+    elif args.json:
+        print("\n".join(json.dumps(r) for r in records))
+    else:
+        print(table(records))
+    return exit_code(records)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
