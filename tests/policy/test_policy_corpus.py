@@ -114,7 +114,11 @@ def test_the_task_gate_passes_brush_washes_and_rejects_the_rest(corpus):
 
 def test_broken_replies_are_broken_as_labelled(corpus):
     broken = by_kind(corpus, "broken")
-    assert {e.defect for e in broken} == {"missing_brace", "undefined_function", "unknown_brush_method"}
+    assert {e.defect for e in broken} == {
+        "missing_brace",
+        "undefined_function",
+        "unknown_brush_method",
+    }
     for example in broken:
         code = extract_sketch(example.reply)
         if example.defect == "missing_brace":

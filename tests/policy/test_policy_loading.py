@@ -6,7 +6,13 @@ from peft import PeftModel
 from safetensors.torch import load_file, save_file
 from transformers import AutoModelForCausalLM, Qwen3Config, Qwen3ForCausalLM
 
-from watercolor.policy.loading import AdapterMismatch, is_adapter, load_policy, model_class, resolve_dtype
+from watercolor.policy.loading import (
+    AdapterMismatch,
+    is_adapter,
+    load_policy,
+    model_class,
+    resolve_dtype,
+)
 
 LORA = {"r": 4, "lora_alpha": 8}
 
@@ -18,7 +24,11 @@ def test_model_class_follows_the_config_architectures():
 
 
 def test_dtype_defaults_to_float32_without_a_bf16_gpu():
-    expected = torch.bfloat16 if torch.cuda.is_available() and torch.cuda.is_bf16_supported() else torch.float32
+    expected = (
+        torch.bfloat16
+        if torch.cuda.is_available() and torch.cuda.is_bf16_supported()
+        else torch.float32
+    )
     assert resolve_dtype(None) == expected
     assert resolve_dtype("bfloat16") == torch.bfloat16 and resolve_dtype("auto") == "auto"
 
@@ -65,7 +75,9 @@ def test_an_adapter_for_another_model_class_is_refused(smoke_model, tmp_path):
     model.save_pretrained(adapter)
     # What a multimodal model's adapter looks like to a text-only class: other module paths.
     weights = load_file(adapter / "adapter_model.safetensors")
-    renamed = {k.replace("model.layers.", "model.language_model.layers."): v for k, v in weights.items()}
+    renamed = {
+        k.replace("model.layers.", "model.language_model.layers."): v for k, v in weights.items()
+    }
     save_file(renamed, adapter / "adapter_model.safetensors")
     with pytest.raises(AdapterMismatch, match="does not fit Qwen3ForCausalLM"):
         load_policy(adapter, local_files_only=True)

@@ -45,7 +45,9 @@ def test_tokenizer_round_trips_and_keeps_code_lines_short(tokenizer):
 def test_chat_template_prompt_is_a_prefix_of_the_conversation(tokenizer):
     # TRL finds the completion where prompt and prompt+completion tokens diverge.
     reply = [{"role": "assistant", "content": "```js\nfunction setup() {\n}\n```"}]
-    prompt_ids = tokenizer.apply_chat_template(PROMPT, add_generation_prompt=True, return_dict=False)
+    prompt_ids = tokenizer.apply_chat_template(
+        PROMPT, add_generation_prompt=True, return_dict=False
+    )
     full_ids = tokenizer.apply_chat_template(PROMPT + reply, return_dict=False)
     assert full_ids[: len(prompt_ids)] == prompt_ids
     assert tokenizer.eos_token == "<|im_end|>" and tokenizer.eos_token_id in full_ids
@@ -88,8 +90,9 @@ def test_loads_offline_like_a_hub_model(smoke_model, monkeypatch):
 def test_the_warm_started_model_writes_brush_code(smoke_model):
     model = AutoModelForCausalLM.from_pretrained(smoke_model)
     tokenizer = AutoTokenizer.from_pretrained(smoke_model)
-    inputs = tokenizer.apply_chat_template(PROMPT, add_generation_prompt=True, return_tensors="pt",
-                                           return_dict=True)
+    inputs = tokenizer.apply_chat_template(
+        PROMPT, add_generation_prompt=True, return_tensors="pt", return_dict=True
+    )
     torch.manual_seed(0)
     with torch_threads(None), torch.no_grad():
         out = model.generate(**inputs, max_new_tokens=48, do_sample=True, top_k=20)

@@ -39,6 +39,7 @@ BAD_SKETCHES = [
     ),
     ("navigation", sketch("location.href = 'http://example.com/';"), Status.ERROR, "navigat"),
     ("reload", sketch("location.reload();"), Status.ERROR, "navigat"),
+    ("file navigation", sketch("document.location = 'file:///etc/passwd';"), Status.ERROR, "file:"),
     (
         "huge canvas",
         "function setup() { createCanvas(20000, 20000, WEBGL); }",
@@ -52,6 +53,7 @@ BAD_SKETCHES = [
         Status.ERROR,
         "WEBGL",
     ),
+    ("storage", sketch("localStorage.setItem('k', 'v');"), Status.ERROR, "localStorage"),
     ("neither setup nor draw", "let x = 1;", Status.ERROR, "neither setup() nor draw()"),
     (
         "error handlers overridden",
@@ -74,6 +76,8 @@ NETWORK = {
     "sendBeacon": "navigator.sendBeacon('http://example.com/b', 'data');",
     "file fetch": "fetch('file:///etc/passwd').catch(() => {});",
     "loadImage": "loadImage('http://example.com/a.png');",
+    "EventSource": "new EventSource('http://example.com/events');",
+    "worker": "new Worker(URL.createObjectURL(new Blob(['postMessage(1)'])));",
 }
 
 

@@ -26,7 +26,15 @@ from dataclasses import asdict, dataclass
 from tqdm.auto import tqdm
 
 from watercolor.policy.motifs import compose
-from watercolor.policy.sketches import DEFECTS, corrupt, flat, layered, palette, plain_p5, stroke_only
+from watercolor.policy.sketches import (
+    DEFECTS,
+    corrupt,
+    flat,
+    layered,
+    palette,
+    plain_p5,
+    stroke_only,
+)
 from watercolor.policy.subjects import other_colour, read_prompt
 from watercolor.tasks.painting.prompts import COLOURS
 from watercolor.tasks.painting.prompts import prompts as task_prompts
@@ -44,7 +52,9 @@ class Mixture:
     stroke_only: float = 0.1
     plain_p5: float = 0.1
     broken: float = 0.1
-    off_prompt_colour: float = 0.1  # share of sketches painted in a colour the prompt did not ask for
+    off_prompt_colour: float = (
+        0.1  # share of sketches painted in a colour the prompt did not ask for
+    )
 
     def counts(self, size: int) -> dict[str, int]:
         """Exact number of replies of each kind in a corpus of `size` (largest remainder)."""
@@ -87,7 +97,9 @@ def _sketch(kind: str, parts, colours, rng: random.Random) -> tuple[str, float |
     return writer(parts, colours, rng), None, None
 
 
-def make_example(kind: str, prompt: str, rng: random.Random, mixture: Mixture = Mixture()) -> Example:
+def make_example(
+    kind: str, prompt: str, rng: random.Random, mixture: Mixture = Mixture()
+) -> Example:
     """One (prompt, reply) pair of `kind` for `prompt`."""
     asked, motif = read_prompt(prompt)
     colour = asked or rng.choice(list(COLOURS))
@@ -100,8 +112,14 @@ def make_example(kind: str, prompt: str, rng: random.Random, mixture: Mixture = 
     return Example(prompt, reply, kind, colour, on_prompt, quality, defect)
 
 
-def generate_corpus(size: int, *, seed: int = 0, mixture: Mixture = Mixture(),
-                    prompts: Sequence[str] | None = None, progress: bool = False) -> list[Example]:
+def generate_corpus(
+    size: int,
+    *,
+    seed: int = 0,
+    mixture: Mixture = Mixture(),
+    prompts: Sequence[str] | None = None,
+    progress: bool = False,
+) -> list[Example]:
     """`size` examples in the proportions of `mixture`, in a seeded random order.
 
     `prompts`: the prompt texts to draw from; None means the painting task's training split

@@ -82,16 +82,25 @@ def load_policy(
     `name_or_path`: its config names the base). `adapter_trainable`: keep training it.
     """
     if is_adapter(name_or_path):
-        adapter, name_or_path = name_or_path, PeftConfig.from_pretrained(str(name_or_path)).base_model_name_or_path
+        adapter, name_or_path = (
+            name_or_path,
+            PeftConfig.from_pretrained(str(name_or_path)).base_model_name_or_path,
+        )
     if lora is not None and adapter is not None:
         raise ValueError("pass either `lora` (a new adapter) or `adapter` (a saved one), not both")
-    hub = {"revision": revision, "local_files_only": local_files_only, "trust_remote_code": trust_remote_code}
+    hub = {
+        "revision": revision,
+        "local_files_only": local_files_only,
+        "trust_remote_code": trust_remote_code,
+    }
     config = AutoConfig.from_pretrained(str(name_or_path), **hub)
     model = model_class(config).from_pretrained(
         str(name_or_path), config=config, dtype=resolve_dtype(dtype), device_map=device_map, **hub
     )
     has_own_tokenizer = adapter is not None and (Path(adapter) / "tokenizer_config.json").is_file()
-    tokenizer = AutoTokenizer.from_pretrained(str(adapter if has_own_tokenizer else name_or_path), **hub)
+    tokenizer = AutoTokenizer.from_pretrained(
+        str(adapter if has_own_tokenizer else name_or_path), **hub
+    )
     if adapter is not None:
         return attach_adapter(model, adapter, trainable=adapter_trainable), tokenizer
     if lora is not None:
@@ -99,7 +108,9 @@ def load_policy(
     return model, tokenizer
 
 
-def attach_adapter(model: PreTrainedModel, adapter: str | Path, trainable: bool = False) -> PeftModel:
+def attach_adapter(
+    model: PreTrainedModel, adapter: str | Path, trainable: bool = False
+) -> PeftModel:
     """`model` with the saved adapter loaded; raises AdapterMismatch unless every tensor fits."""
     config = PeftConfig.from_pretrained(str(adapter))
     config.inference_mode = not trainable

@@ -55,8 +55,15 @@ class Part:
     shapes: tuple[Shape, ...]
 
 
-def oval(rng: random.Random, x: float, y: float, rx: float, ry: float, angle: float = 0.0,
-         count: int | None = None) -> Blob:
+def oval(
+    rng: random.Random,
+    x: float,
+    y: float,
+    rx: float,
+    ry: float,
+    angle: float = 0.0,
+    count: int | None = None,
+) -> Blob:
     """A wobbly ellipse as a blob of `count` (default 4-6) points, rotated by `angle` (radians)."""
     count = count or rng.randint(4, 6)
     points = []
@@ -126,10 +133,16 @@ def tree(rng: random.Random) -> list[Part]:
     ]
 
 
+def peak(rng: random.Random, x: int, half_width: int) -> Blob:
+    """A mountain: a triangle standing on y = 120 with a jittered summit."""
+    summit = (x + rng.randint(-30, 30), rng.randint(-170, -60))
+    return Blob(((x - half_width, 120), summit, (x + half_width, 120)), 0.3)
+
+
 def landscape(rng: random.Random) -> list[Part]:
-    peaks = tuple(
-        Blob(((px - w, 120), (px + rng.randint(-30, 30), rng.randint(-170, -60)), (px + w, 120)), 0.3)
-        for px, w in ((rng.randint(-150, -40), rng.randint(150, 200)), (rng.randint(40, 150), rng.randint(150, 200)))
+    peaks = (
+        peak(rng, rng.randint(-150, -40), rng.randint(150, 200)),
+        peak(rng, rng.randint(40, 150), rng.randint(150, 200)),
     )
     return [
         Part("sky", (band(rng, -320, 0, 2),)),
@@ -175,7 +188,9 @@ def bird(rng: random.Random) -> list[Part]:
     wing = Blob(((x - 60, y - 10), (x + 40, y - 120), (x + 90, y - 20)), 0.6)
     beak = Blob(((x - 160, y - 70), (x - 200, y - 55), (x - 160, y - 45)), 0.1)
     return [
-        Part("trunk", (Blob(((-300, y + 95), (300, y + 80), (300, y + 100), (-300, y + 110)), 0.3),)),
+        Part(
+            "trunk", (Blob(((-300, y + 95), (300, y + 80), (300, y + 100), (-300, y + 110)), 0.3),)
+        ),
         Part("main", (oval(rng, x, y, 110, 75), Circle(x - 110, y - 60, 50))),
         Part("dark", (wing,)),
         Part("accent", (beak, Circle(x - 120, y - 70, 8))),
@@ -185,14 +200,21 @@ def bird(rng: random.Random) -> list[Part]:
 def butterfly(rng: random.Random) -> list[Part]:
     x, y, size = rng.randint(-30, 30), rng.randint(-30, 30), rng.randint(70, 100)
     wings = tuple(
-        oval(rng, x + side * size, y + dy * size * 0.8, size * scale, size * 0.7 * scale, side * 0.5)
+        oval(
+            rng, x + side * size, y + dy * size * 0.8, size * scale, size * 0.7 * scale, side * 0.5
+        )
         for side in (-1, 1)
         for dy, scale in ((-1, 1.0), (0.8, 0.7))
     )
     return [
         Part("main", wings),
-        Part("light", tuple(Circle(w.points[0][0] - side * 30, w.points[0][1], 25)
-                            for w, side in zip(wings, (-1, -1, 1, 1), strict=True))),
+        Part(
+            "light",
+            tuple(
+                Circle(w.points[0][0] - side * 30, w.points[0][1], 25)
+                for w, side in zip(wings, (-1, -1, 1, 1), strict=True)
+            ),
+        ),
         Part("dark", (oval(rng, x, y, 14, size * 0.9),)),
     ]
 
@@ -232,21 +254,42 @@ def vessel(rng: random.Random) -> list[Part]:
 
 def generic(rng: random.Random) -> list[Part]:
     blobs = tuple(
-        oval(rng, rng.randint(-150, 150), rng.randint(-150, 150), rng.randint(60, 140), rng.randint(50, 120),
-             rng.uniform(0, math.pi))
+        oval(
+            rng,
+            rng.randint(-150, 150),
+            rng.randint(-150, 150),
+            rng.randint(60, 140),
+            rng.randint(50, 120),
+            rng.uniform(0, math.pi),
+        )
         for _ in range(rng.randint(3, 5))
     )
     return [
         Part("light", blobs[:2]),
         Part("main", blobs),
-        Part("accent", (Circle(rng.randint(-100, 100), rng.randint(-100, 100), rng.randint(30, 60)),)),
+        Part(
+            "accent", (Circle(rng.randint(-100, 100), rng.randint(-100, 100), rng.randint(30, 60)),)
+        ),
     ]
 
 
 MOTIFS: dict[str, Callable[[random.Random], list[Part]]] = {
     f.__name__: f
-    for f in (flower, fruit, tree, landscape, sunset, moon, fish, bird, butterfly, sea, boat,
-              vessel, generic)
+    for f in (
+        flower,
+        fruit,
+        tree,
+        landscape,
+        sunset,
+        moon,
+        fish,
+        bird,
+        butterfly,
+        sea,
+        boat,
+        vessel,
+        generic,
+    )
 }
 
 

@@ -40,6 +40,7 @@ HEADER = (
 # p5.brush 2.2 fills are translucent at any opacity; below ~60 a single wash barely shows on
 # the paper, above ~150 it covers what is under it (measured with an opacity sweep).
 WASH_ALPHA = (60, 150)
+GLAZE_BUDGET = 60  # body lines after which a layered sketch adds no more repeat glazes
 STROKE_BRUSHES = ("HB", "2B", "pen", "rotring", "charcoal", "cpencil", "marker")
 UNDEFINED_CALLS = (
     "drawPetals(0, 0, 80);",
@@ -99,6 +100,11 @@ def palette(main: str, rng: random.Random) -> dict[str, str]:
 # --- shapes -------------------------------------------------------------------------------
 
 
+def snap(value: float, step: int = 5) -> int:
+    """`value` rounded to a multiple of `step`: fewer distinct numbers for a tiny model to learn."""
+    return step * round(value / step)
+
+
 def _around(centre: int, trig: str, distance: int) -> str:
     """`centre + trig(a) * distance` as JS, without a `0 +`."""
     term = f"{trig}(a) * {distance}"
@@ -106,11 +112,12 @@ def _around(centre: int, trig: str, distance: int) -> str:
 
 
 def _ring_loop(ring: Ring, call: str, size: int) -> list[str]:
-    x, y = _around(ring.x, "cos", ring.distance), _around(ring.y, "sin", ring.distance)
+    distance = snap(ring.distance)
+    x, y = _around(snap(ring.x), "cos", distance), _around(snap(ring.y), "sin", distance)
     return [
         f"for (let i = 0; i < {ring.count}; i++) {{",
         f"  let a = i * TWO_PI / {ring.count};",
-        f"  {call}({x}, {y}, {size});",
+        f"  {call}({x}, {y}, {max(5, snap(size))});",
         "}",
     ]
 
@@ -118,8 +125,11 @@ def _ring_loop(ring: Ring, call: str, size: int) -> list[str]:
 def _ring_circles(ring: Ring) -> list[Circle]:
     step = 2 * math.pi / ring.count
     return [
-        Circle(round(ring.x + math.cos(i * step) * ring.distance),
-               round(ring.y + math.sin(i * step) * ring.distance), ring.r)
+        Circle(
+            round(ring.x + math.cos(i * step) * ring.distance),
+            round(ring.y + math.sin(i * step) * ring.distance),
+            ring.r,
+        )
         for i in range(ring.count)
     ]
 
@@ -127,23 +137,24 @@ def _ring_circles(ring: Ring) -> list[Circle]:
 def brush_shape(shape: Shape, rng: random.Random) -> list[str]:
     """JS lines drawing `shape` with p5.brush (rings as a loop or unrolled)."""
     if isinstance(shape, Circle):
-        return [f"brush.circle({shape.x}, {shape.y}, {shape.r});"]
+        return [f"brush.circle({snap(shape.x)}, {snap(shape.y)}, {max(5, snap(shape.r))});"]
     if isinstance(shape, Ring):
-        if rng.random() < 0.7:
+        if rng.random() < 0.8:
             return _ring_loop(shape, "brush.circle", shape.r)
         return [line for c in _ring_circles(shape) for line in brush_shape(c, rng)]
-    vertices = [f"brush.vertex({x}, {y});" for x, y in shape.points]
+    vertices = [f"brush.vertex({snap(x)}, {snap(y)});" for x, y in shape.points]
     return [f"brush.beginShape({shape.curvature});", *vertices, "brush.endShape(CLOSE);"]
 
 
 def p5_shape(shape: Shape, rng: random.Random) -> list[str]:
     """JS lines drawing `shape` with bare p5 primitives (p5 takes diameters, not radii)."""
     if isinstance(shape, Circle):
-        d = 2 * shape.r
-        return [rng.choice((f"ellipse({shape.x}, {shape.y}, {d}, {d});", f"circle({shape.x}, {shape.y}, {d});"))]
+        x, y, d = snap(shape.x), snap(shape.y), max(10, 2 * snap(shape.r))
+        return [rng.choice((f"ellipse({x}, {y}, {d}, {d});", f"circle({x}, {y}, {d});"))]
     if isinstance(shape, Ring):
         return _ring_loop(shape, "circle", 2 * shape.r)
-    return ["beginShape();", *(f"vertex({x}, {y});" for x, y in shape.points), "endShape(CLOSE);"]
+    vertices = (f"vertex({snap(x)}, {snap(y)});" for x, y in shape.points)
+    return ["beginShape();", *vertices, "endShape(CLOSE);"]
 
 
 def nudge(shape: Shape, rng: random.Random) -> Shape:
@@ -163,33 +174,39 @@ def _sketch(body: list[str]) -> str:
     return "\n".join([*HEADER, *("  " + line for line in body), "}"])
 
 
+def _tenths(low: float, high: float, rng: random.Random) -> str:
+    """A number in [low, high] in steps of 0.05, written like a person would ("0.35", "0.2")."""
+    return f"{snap(rng.uniform(low, high) * 100) / 100:g}"
+
+
 def _wash_settings(rng: random.Random, quality: float) -> list[str]:
     """Bleed and texture calls; better sketches use them more often."""
     lines = []
     if rng.random() < 0.3 + 0.65 * quality:
-        direction = rng.choice(('', ', "out"', ', "in"'))
-        lines.append(f"brush.fillBleed({rng.uniform(0.05, 0.4):.2f}{direction});")
+        direction = rng.choice(("", ', "out"', ', "in"'))
+        lines.append(f"brush.fillBleed({_tenths(0.05, 0.4, rng)}{direction});")
     if rng.random() < 0.25 + 0.7 * quality:
-        lines.append(f"brush.fillTexture({rng.uniform(0.2, 0.8):.2f}, {rng.uniform(0.1, 0.7):.2f});")
+        lines.append(f"brush.fillTexture({_tenths(0.2, 0.8, rng)}, {_tenths(0.1, 0.7, rng)});")
     return lines
 
 
 def _wash_alpha(rng: random.Random, quality: float) -> int:
     """Fill opacity: mostly in the WASH_ALPHA band for good sketches, else too faint or heavy."""
     if rng.random() < 0.4 + 0.6 * quality:
-        return rng.randint(*WASH_ALPHA)
-    return rng.choice((rng.randint(15, 45), rng.randint(180, 255)))
+        return snap(rng.randint(*WASH_ALPHA))
+    return snap(rng.choice((rng.randint(15, 45), rng.randint(180, 255))))
 
 
 def _glazes(part: Part, rng: random.Random, quality: float) -> list[tuple[Shape, ...]]:
     """The shape sets painted for one part: the part itself, then fewer, nudged repeats."""
     passes = 1 + (quality > 0.45 and rng.random() < 0.8) + (quality > 0.8 and rng.random() < 0.6)
-    repeats = part.shapes[: max(1, len(part.shapes) // 2)]
+    repeats = part.shapes[: min(2, max(1, len(part.shapes) // 2))]
     return [part.shapes] + [tuple(nudge(s, rng) for s in repeats) for _ in range(passes - 1)]
 
 
-def layered(parts: list[Part], colours: dict[str, str], rng: random.Random,
-            quality: float | None = None) -> str:
+def layered(
+    parts: list[Part], colours: dict[str, str], rng: random.Random, quality: float | None = None
+) -> str:
     """Translucent washes; `quality` in [0, 1] (random if None) sets passes, alpha, bleed use."""
     quality = rng.random() if quality is None else quality
     body = ["brush.noStroke();"]
@@ -199,8 +216,12 @@ def layered(parts: list[Part], colours: dict[str, str], rng: random.Random,
     for part in parts:
         if not shared:
             body += _wash_settings(rng, quality)
-        for shapes in _glazes(part, rng, quality):
-            body.append(f'brush.fill("{jitter(colours[part.role], rng)}", {_wash_alpha(rng, quality)});')
+        for i, shapes in enumerate(_glazes(part, rng, quality)):
+            if i and len(body) > GLAZE_BUDGET:
+                break
+            body.append(
+                f'brush.fill("{jitter(colours[part.role], rng)}", {_wash_alpha(rng, quality)});'
+            )
             body += [line for s in shapes for line in brush_shape(s, rng)]
     return _sketch(body)
 

@@ -52,9 +52,24 @@ MOTIF_KEYWORDS: tuple[tuple[str, str], ...] = (
     ("meadow", "landscape"),
     ("valley", "landscape"),
     ("lake", "landscape"),
-    *((flower, "flower") for flower in (
-        "hibiscus", "tulip", "poppy", "poppies", "peony", "rose", "iris", "lotus", "camellia",
-        "daisy", "orchid", "blossom", "flower")),
+    *(
+        (flower, "flower")
+        for flower in (
+            "hibiscus",
+            "tulip",
+            "poppy",
+            "poppies",
+            "peony",
+            "rose",
+            "iris",
+            "lotus",
+            "camellia",
+            "daisy",
+            "orchid",
+            "blossom",
+            "flower",
+        )
+    ),
     *((fruit, "fruit") for fruit in ("pear", "apple", "fig", "pomegranate", "cherry", "quince")),
 )
 

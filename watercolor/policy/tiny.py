@@ -19,10 +19,10 @@ directory that exists is complete, and two processes building the same model at 
 up with one good copy. `build.json` beside the weights records the losses, wall time and
 versions.
 
-The tokenizer splits text into lines, digit runs and space-led words before BPE (instead of
-GPT-2's punctuation split), so a line such as `  brush.vertex(-12, 35);` costs five tokens
-(`  brush.vertex(-`, `12`, `, `, `35`, `);\\n`) rather than a dozen: replies average ~300
-tokens, which keeps SFT and GRPO generation on a CPU short.
+The tokenizer splits text into lines, numbers, colour hex pairs and space-led words before
+BPE (instead of GPT-2's punctuation split), so a line such as `  brush.vertex(-12, 35);` costs
+five tokens (`  brush.vertex(-`, `12`, `, `, `35`, `);\\n`) rather than a dozen: replies
+average ~250 tokens, which keeps SFT and GRPO generation on a CPU short.
 """
 
 from __future__ import annotations
@@ -48,10 +48,15 @@ from watercolor.policy.corpus import Mixture, conversation, generate_corpus
 from watercolor.tasks.painting.prompts import SYSTEM_PROMPT
 from watercolor.tasks.painting.prompts import prompts as task_prompts
 
-RECIPE_VERSION = 1  # bump when the build changes in a way the config does not capture
+RECIPE_VERSION = 2  # bump when the build changes in a way the config does not capture
 DEFAULT_CACHE_ROOT = Path("outputs/cache")
 BUILD_INFO = "build.json"
 PAD, IM_START, IM_END = "<|endoftext|>", "<|im_start|>", "<|im_end|>"
+
+# Digit runs, and the hex digits of a "#rrggbb" colour two at a time: a colour is then always
+# `#` + three pair tokens, which a tiny model learns to count (with runs of free-form hex
+# digits it wrote 4- and 7-digit colours that p5 rejects).
+NUMBERS_AND_HEX_PAIRS = r"(?<=#|#[0-9a-fA-F]{2}|#[0-9a-fA-F]{4})[0-9a-fA-F]{2}|\d+"
 
 # ChatML, as Qwen models use it, without a thinking block. The assistant's reply sits inside
 # {% generation %} markers so TRL's assistant-only loss works as well as prompt-completion.
@@ -100,8 +105,16 @@ class TinyConfig:
 DEFAULT = TinyConfig()
 # Test scale: builds in well under a minute on 2 cores and still writes `brush.` code.
 SMOKE = TinyConfig(
-    corpus_size=160, vocab_size=1024, hidden_size=128, intermediate_size=384, num_layers=2,
-    num_heads=2, num_kv_heads=1, steps=40, learning_rate=3e-3, warmup_steps=4,
+    corpus_size=160,
+    vocab_size=1024,
+    hidden_size=128,
+    intermediate_size=384,
+    num_layers=2,
+    num_heads=2,
+    num_kv_heads=1,
+    steps=40,
+    learning_rate=3e-3,
+    warmup_steps=4,
 )
 
 
@@ -124,11 +137,18 @@ def _prompts(config: TinyConfig) -> list[str]:
 
 def training_records(config: TinyConfig, progress: bool = False) -> list[dict]:
     """The SFT dataset: conversational prompt-completion records of the corpus."""
-    corpus = generate_corpus(config.corpus_size, seed=config.corpus_seed, mixture=config.mixture,
-                             prompts=_prompts(config), progress=progress)
+    corpus = generate_corpus(
+        config.corpus_size,
+        seed=config.corpus_seed,
+        mixture=config.mixture,
+        prompts=_prompts(config),
+        progress=progress,
+    )
     rng = random.Random(config.seed)
     return [
-        conversation(example, config.system_prompt if rng.random() < config.system_prompt_share else None)
+        conversation(
+            example, config.system_prompt if rng.random() < config.system_prompt_share else None
+        )
         for example in corpus
     ]
 
@@ -140,24 +160,35 @@ def _record_text(record: dict) -> str:
 # --- tokenizer ----------------------------------------------------------------------------
 
 
-def train_tokenizer(texts: list[str], vocab_size: int, progress: bool = False) -> PreTrainedTokenizerFast:
+def train_tokenizer(
+    texts: list[str], vocab_size: int, progress: bool = False
+) -> PreTrainedTokenizerFast:
     """A byte-level BPE tokenizer trained on `texts`, with ChatML special tokens and template."""
     tokenizer = Tokenizer(models.BPE())
-    tokenizer.pre_tokenizer = pre_tokenizers.Sequence([
-        pre_tokenizers.Split(Regex(r"\n"), "merged_with_previous"),  # a line ends its tokens
-        pre_tokenizers.Digits(individual_digits=False),  # numbers are tokens of their own
-        pre_tokenizers.Split(Regex(r" +(?=\S)"), "merged_with_next"),  # words keep their space
-        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
-    ])
+    tokenizer.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Split(Regex(r"\n"), "merged_with_previous"),  # a line ends its tokens
+            pre_tokenizers.Split(
+                Regex(NUMBERS_AND_HEX_PAIRS), "isolated"
+            ),  # both tokens of their own
+            pre_tokenizers.Split(Regex(r" +(?=\S)"), "merged_with_next"),  # words keep their space
+            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+        ]
+    )
     tokenizer.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
-        vocab_size=vocab_size, special_tokens=[PAD, IM_START, IM_END], show_progress=progress,
+        vocab_size=vocab_size,
+        special_tokens=[PAD, IM_START, IM_END],
+        show_progress=progress,
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
     )
     tokenizer.train_from_iterator(texts, trainer)
     return PreTrainedTokenizerFast(
-        tokenizer_object=tokenizer, eos_token=IM_END, pad_token=PAD,
-        extra_special_tokens=[IM_START], chat_template=CHAT_TEMPLATE,
+        tokenizer_object=tokenizer,
+        eos_token=IM_END,
+        pad_token=PAD,
+        extra_special_tokens=[IM_START],
+        chat_template=CHAT_TEMPLATE,
     )
 
 
@@ -187,8 +218,9 @@ def new_model(config: TinyConfig, tokenizer: PreTrainedTokenizerFast) -> Qwen3Fo
     return model
 
 
-def warm_start(model, tokenizer, records: list[dict], config: TinyConfig, scratch: Path,
-               progress: bool = False) -> list[dict]:
+def warm_start(
+    model, tokenizer, records: list[dict], config: TinyConfig, scratch: Path, progress: bool = False
+) -> list[dict]:
     """Supervised fine-tuning with TRL on the reply tokens; returns the trainer's log rows."""
     from datasets import Dataset
     from trl import SFTConfig, SFTTrainer
@@ -215,8 +247,9 @@ def warm_start(model, tokenizer, records: list[dict], config: TinyConfig, scratc
         dataloader_pin_memory=False,
         disable_tqdm=not progress,
     )
-    trainer = SFTTrainer(model=model, args=args, train_dataset=Dataset.from_list(records),
-                         processing_class=tokenizer)
+    trainer = SFTTrainer(
+        model=model, args=args, train_dataset=Dataset.from_list(records), processing_class=tokenizer
+    )
     trainer.train()
     return [row for row in trainer.state.log_history if "loss" in row]
 
@@ -278,8 +311,13 @@ def build_tiny_model(config: TinyConfig, out_dir: str | Path, progress: bool = T
     return info
 
 
-def ensure_tiny_model(config: TinyConfig = DEFAULT, cache_root: str | Path = DEFAULT_CACHE_ROOT,
-                      *, threads: int | None = None, progress: bool = True) -> Path:
+def ensure_tiny_model(
+    config: TinyConfig = DEFAULT,
+    cache_root: str | Path = DEFAULT_CACHE_ROOT,
+    *,
+    threads: int | None = None,
+    progress: bool = True,
+) -> Path:
     """The directory of the built tiny model for `config`, building it on first use."""
     target = cache_dir(config, cache_root)
     if (target / BUILD_INFO).is_file():
@@ -308,8 +346,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Build (or find) the embedded tiny painter.")
     parser.add_argument("--smoke", action="store_true", help="the test-scale model (~1 min)")
     parser.add_argument("--cache-root", default=str(DEFAULT_CACHE_ROOT))
-    parser.add_argument("--threads", type=int, default=None,
-                        help="torch intra-op threads (default: cores not already busy)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="torch intra-op threads (default: cores not already busy)",
+    )
     parser.add_argument("--steps", type=int, default=None, help="override the SFT steps")
     args = parser.parse_args(argv)
     config = SMOKE if args.smoke else DEFAULT

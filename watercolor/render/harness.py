@@ -9,8 +9,8 @@ The page needs nothing from the network: the libraries travel inside the documen
 Playwright serves for a made-up origin (`HARNESS_URL`, never resolved). The response carries
 `CONTENT_SECURITY_POLICY`: `sandbox allow-scripts allow-modals` gives the document an opaque
 origin (no cookies, storage or IndexedDB, no popups, forms or plug-ins) and `default-src 'none'`
-stops fetch, XHR, WebSocket, beacons, images, scripts, fonts and frames from any URL; only the
-inline scripts, data:/blob: images and blob: workers that p5 may create are allowed.
+stops fetch, XHR, WebSocket, beacons, images, scripts, workers, fonts and frames from any URL;
+only inline scripts and data:/blob: images (which never leave the page) are allowed.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "script-src 'unsafe-inline' 'unsafe-eval'",
         "style-src 'unsafe-inline'",
         "img-src data: blob:",
-        "worker-src blob:",
         "base-uri 'none'",
         "form-action 'none'",
     ]
@@ -55,6 +54,5 @@ def harness_html() -> str:
         "/*HARNESS*/": (HARNESS_DIR / "harness.js").read_text(encoding="utf-8"),
     }
     for marker, source in parts.items():
-        # A function replacement, so backslashes in the libraries are kept as they are.
         template = template.replace(marker, _inline(source), 1)
     return template

@@ -24,7 +24,15 @@ import base64
 import contextlib
 import itertools
 
-from playwright.async_api import Browser, BrowserContext, CDPSession, Dialog, Page, Route
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    CDPSession,
+    ConsoleMessage,
+    Dialog,
+    Page,
+    Route,
+)
 from playwright.async_api import Error as PlaywrightError
 
 from watercolor.canvas import Canvas, Status
@@ -59,6 +67,7 @@ class WarmPage:
             "pageerror", lambda error: self._page_errors.append(f"{error.name}: {error.message}")
         )
         page.on("crash", lambda _: self._crashed.set())
+        page.on("console", self._on_console)
 
     @classmethod
     async def open(cls, browser: Browser, size: int) -> WarmPage:
@@ -76,6 +85,10 @@ class WarmPage:
             page = await context.new_page()
             warm = cls(browser, context, page, await context.new_cdp_session(page))
             await context.route("**/*", warm._on_route)
+            # Script-initiated navigations are announced here before the call that made them
+            # returns (the in-page `beforeunload` and the refused request may come later).
+            warm.cdp.on("Page.frameRequestedNavigation", warm._on_navigation)
+            await warm.cdp.send("Page.enable")
             await warm.load()
         except PlaywrightError as error:
             await _quietly(context.close())
@@ -187,12 +200,24 @@ class WarmPage:
                 headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY},
             )
             return
+        if request.url.endswith("/favicon.ico"):  # the browser's own habit, not the sketch's
+            await _quietly(route.abort("blockedbyclient"))
+            return
         kind = "navigation" if request.is_navigation_request() else "request"
         self._incidents.append(
             f"{kind} refused by the sandbox: {request.method} {request.url[:200]}"
         )
         with contextlib.suppress(PlaywrightError):
             await route.abort("blockedbyclient")
+
+    def _on_navigation(self, event: dict) -> None:
+        url = str(event.get("url", ""))[:200]
+        self._incidents.append(f"the sketch tried to navigate ({event.get('reason')}) to {url}")
+
+    def _on_console(self, message: ConsoleMessage) -> None:
+        # Chromium refuses file:// navigations from web pages itself and only says so here.
+        if message.type == "error" and message.text.startswith("Not allowed to load local"):
+            self._incidents.append(f"refused by the browser: {message.text[:200]}")
 
     def _on_dialog(self, dialog: Dialog) -> None:
         self._incidents.append(

@@ -1,0 +1,49 @@
+"""Helpers for end-to-end training tests: run `python -m watercolor.train` for real."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import mlflow
+
+REPO = Path(__file__).resolve().parents[2]
+# The tiny model is built once per machine and reused (cached by a hash of its config).
+CACHE = REPO / "outputs" / "cache"
+
+
+def train_command(tmp: Path, *overrides: str, multirun: bool = False) -> list[str]:
+    """`python -m watercolor.train debug=smoke ...` writing only under `tmp` (cache shared)."""
+    dirs = [f"hydra.sweep.dir={tmp}/sweep"] if multirun else [f"hydra.run.dir={tmp}/run"]
+    return [
+        sys.executable,
+        "-m",
+        "watercolor.train",
+        *(["--multirun"] if multirun else []),
+        "debug=smoke",
+        f"tracking.uri=sqlite:///{tmp}/mlflow.db",
+        f"tracking.artifacts={tmp}/artifacts",
+        f"paths.cache={CACHE}",
+        *dirs,
+        *overrides,
+    ]
+
+
+def run_training(tmp: Path, *overrides: str, multirun: bool = False, timeout: int = 900):
+    env = {k: v for k, v in os.environ.items() if k != "MLFLOW_TRACKING_URI"}
+    result = subprocess.run(
+        train_command(tmp, *overrides, multirun=multirun),
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+    return result
+
+
+def mlflow_client(tmp: Path) -> mlflow.MlflowClient:
+    return mlflow.MlflowClient(tracking_uri=f"sqlite:///{tmp}/mlflow.db")

@@ -1,0 +1,433 @@
+"""Evaluate a painter: sample held-out prompts, render each reply once, score with every reward set.
+
+    python -m watercolor.evaluate                                   # the tiny default model
+    python -m watercolor.evaluate debug=smoke num_prompts=2 samples=2
+    python -m watercolor.evaluate checkpoint=outputs/runs/<date>/<time>_gated   # its final/
+    python -m watercolor.evaluate checkpoint=<mlflow run id> rewards=[coarse,gated]
+    python -m watercolor.evaluate model=qwen3_5_4b num_prompts=16   # a base model
+
+or without Hydra (the engine of a "trained with x, scored by y" matrix):
+
+    >>> from watercolor.evaluate import evaluate_model, load_reward_sets, summarise
+    >>> table = evaluate_model("outputs/runs/.../final", prompts("heldout")[:8],
+    ...                        load_reward_sets(), samples=4, canvas_dir="out/canvases")
+    >>> summarise(table)["total/gated"]
+
+One row per sample: prompt, status, violations, completion length, the total under each reward
+set (`total/<set>`), each set's components (`<set>/<component>`) and the within-prompt
+diversity of the canvas. Sampling is seeded per prompt (the same prompt gets the same replies
+however many prompts are asked); every canvas is rendered with the same seed, as in training.
+The entry point writes `samples.csv`, `samples.parquet`, `summary.json`, `gallery.html` and
+the canvases and sketches to its output dir and logs them to a new MLflow run tagged
+`kind=evaluate` (with `source_run_id` when the checkpoint came from a training run).
+
+What this isolates: nothing itself; replies run in the render pool's sandboxed pages
+(`watercolor.render.pool`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import hydra
+import mlflow
+import pandas as pd
+import torch
+from hydra import compose, initialize_config_dir
+from hydra.core.global_hydra import GlobalHydra
+from hydra.core.hydra_config import HydraConfig
+from hydra.utils import instantiate
+from omegaconf import DictConfig, OmegaConf
+from tqdm.auto import tqdm
+
+from watercolor.canvas import Canvas, Status
+from watercolor.policy.loading import load_policy
+from watercolor.policy.tiny import torch_threads
+from watercolor.render.painters import Episode, LocalPainter
+from watercolor.render.pool import RenderConfig
+from watercolor.rewards.diversity import group_diversity
+from watercolor.rewards.reward_set import RewardSet
+from watercolor.tasks.painting.episode import paint
+from watercolor.tasks.painting.prompts import conversation
+from watercolor.tracking import RUN_ID_FILE, flatten, mlflow_run, tracking_uri
+
+CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
+MLFLOW_RUN_ID = re.compile(r"[0-9a-f]{32}")
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One generated reply to one prompt."""
+
+    prompt_index: int
+    prompt: str
+    sample: int
+    reply: str
+    tokens: int  # completion tokens, the end-of-turn token included
+    truncated: bool  # stopped by max_new_tokens, not by the model
+
+    @property
+    def key(self) -> str:
+        return f"p{self.prompt_index:02d}_s{self.sample:02d}"
+
+
+# --- reward sets and checkpoints ----------------------------------------------------------------
+
+
+def load_reward_sets(names: Sequence[str] | None = None) -> dict[str, RewardSet]:
+    """Reward sets of conf/reward/ by name (all of them when `names` is None), via Hydra compose."""
+    if GlobalHydra.instance().is_initialized():  # inside a Hydra app: its search path
+        return _compose_reward_sets(names)
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        return _compose_reward_sets(names)
+
+
+def _compose_reward_sets(names: Sequence[str] | None) -> dict[str, RewardSet]:
+    loader = GlobalHydra.instance().config_loader()
+    names = list(names) if names else loader.get_group_options("reward")
+    return {name: instantiate(compose(overrides=[f"+reward={name}"]).reward) for name in names}
+
+
+def resolve_checkpoint(source: str, download_root: str | Path) -> tuple[str, str | None]:
+    """(model path or hub id, training run id or None) for a run dir, final/ dir, run id or hub id.
+
+    A run id (32 hex digits) is read from the active tracking store: its `final_model`
+    artifact is downloaded once into `download_root/<run id>/`.
+    """
+    path = Path(source)
+    if path.is_dir():
+        if (path / "final").is_dir():  # a training run's Hydra output dir
+            path = path / "final"
+        return str(path), _run_id_beside(path)
+    if MLFLOW_RUN_ID.fullmatch(source):
+        target = Path(download_root, source)
+        if not (target / "final_model").is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+            mlflow.artifacts.download_artifacts(
+                run_id=source, artifact_path="final_model", dst_path=str(target)
+            )
+        return str(target / "final_model"), source
+    return source, None  # a hub id
+
+
+def _run_id_beside(path: Path) -> str | None:
+    """The MLflow run id a training job wrote next to its checkpoints (or None)."""
+    for folder in (path, path.parent):
+        if (folder / RUN_ID_FILE).is_file():
+            return (folder / RUN_ID_FILE).read_text().strip()
+    return None
+
+
+# --- sample, paint, score -----------------------------------------------------------------------
+
+
+def generate_samples(
+    model,
+    tokenizer,
+    prompts: Sequence[str],
+    *,
+    samples: int,
+    seed: int = 0,
+    generation: Mapping | None = None,
+    chat_template_kwargs: Mapping | None = None,
+    progress: bool = True,
+) -> list[Sample]:
+    """`samples` replies per prompt with `model.generate` (sampling, seeded per prompt)."""
+    settings = {"do_sample": True, "max_new_tokens": 384, **(generation or {})}
+    replies = []
+    for i, prompt in enumerate(tqdm(prompts, desc="generate", disable=not progress)):
+        text = tokenizer.apply_chat_template(
+            conversation(prompt), tokenize=False, add_generation_prompt=True,
+            **(chat_template_kwargs or {}),
+        )  # fmt: skip
+        inputs = tokenizer(text, return_tensors="pt", add_special_tokens=False).to(model.device)
+        torch.manual_seed(seed + i)
+        with torch.no_grad():
+            output = model.generate(**inputs, num_return_sequences=samples, **settings)
+        completions = output[:, inputs["input_ids"].shape[1] :]
+        replies += [_sample(tokenizer, i, prompt, j, ids) for j, ids in enumerate(completions)]
+    return replies
+
+
+def _sample(tokenizer, prompt_index: int, prompt: str, sample: int, ids: torch.Tensor) -> Sample:
+    ends = (ids == tokenizer.eos_token_id).nonzero()
+    length = int(ends[0]) + 1 if len(ends) else len(ids)
+    reply = tokenizer.decode(ids[:length], skip_special_tokens=True)
+    return Sample(prompt_index, prompt, sample, reply, length, truncated=not len(ends))
+
+
+async def paint_replies(
+    replies: Sequence[str], painter: LocalPainter, seed: int = 0, progress: bool = True
+) -> list[Canvas]:
+    """Every reply rendered once by `painter` (concurrently, up to its pool size), then closed."""
+    with tqdm(total=len(replies), desc="render", disable=not progress) as bar:
+
+        async def one(reply: str) -> Canvas:
+            canvas = await painter(reply, seed)
+            bar.update()
+            return canvas
+
+        try:
+            return list(await asyncio.gather(*(one(reply) for reply in replies)))
+        finally:
+            await painter.close()
+
+
+def score_rows(
+    samples: Sequence[Sample], canvases: Sequence[Canvas], reward_sets: Mapping[str, RewardSet]
+) -> list[dict]:
+    """One row per sample: what it is, how it rendered, and its score under every reward set.
+
+    Each prompt's samples are scored together, as a GRPO group would be, so group components
+    (and the diversity column) compare a canvas with the other paintings of the same prompt.
+    """
+    rows = [_base_row(sample, canvas) for sample, canvas in zip(samples, canvases, strict=True)]
+    for indices in _groups(samples).values():
+        group = [canvases[i] for i in indices]
+        prompts = [samples[i].prompt for i in indices]
+        for i, diversity in zip(indices, group_diversity(group), strict=True):
+            rows[i]["diversity"] = diversity
+        for name, reward_set in reward_sets.items():
+            for i, score in zip(
+                indices, reward_set.score_batch(group, prompt=prompts), strict=True
+            ):
+                rows[i][f"total/{name}"] = score.total
+                rows[i][f"gate/{name}"] = score.gate_passed
+                rows[i] |= {f"{name}/{c}": v for c, v in score.components.items()}
+    return rows
+
+
+def _groups(samples: Sequence[Sample]) -> dict[int, list[int]]:
+    groups: dict[int, list[int]] = {}
+    for i, sample in enumerate(samples):
+        groups.setdefault(sample.prompt_index, []).append(i)
+    return groups
+
+
+def _base_row(sample: Sample, canvas: Canvas) -> dict:
+    return {
+        "key": sample.key,
+        "prompt_index": sample.prompt_index,
+        "prompt": sample.prompt,
+        "sample": sample.sample,
+        "status": str(canvas.status),
+        "violations": ",".join(canvas.violations),
+        "errors": " | ".join(canvas.errors)[:500],
+        "completion_tokens": sample.tokens,
+        "completion_chars": len(sample.reply),
+        "truncated": sample.truncated,
+        "render_s": canvas.timings.get("total_ms", 0.0) / 1000,
+        "reply": sample.reply,
+    }
+
+
+def save_canvases(samples: Sequence[Sample], canvases: Sequence[Canvas], folder: Path) -> list:
+    """Write `<key>.png` (when painted) and `<key>.js` per sample; the PNG names (or None)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    names = []
+    for sample, canvas in zip(samples, canvases, strict=True):
+        (folder / f"{sample.key}.js").write_text(canvas.sketch or sample.reply)
+        name = None
+        if canvas.png is not None:
+            name = f"{sample.key}.png"
+            (folder / name).write_bytes(canvas.png)
+        names.append(name)
+    return names
+
+
+def evaluate_model(
+    model_path: str | Path,
+    prompts: Sequence[str],
+    reward_sets: Mapping[str, RewardSet],
+    *,
+    samples: int = 4,
+    seed: int = 0,
+    generation: Mapping | None = None,
+    chat_template_kwargs: Mapping | None = None,
+    render: RenderConfig | None = None,
+    episode: Episode = paint,
+    canvas_dir: str | Path | None = None,
+    dtype: str | None = None,
+    threads: int | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Sample `samples` replies per prompt, render each once, score with every reward set.
+
+    `generation`: `generate` settings (max_new_tokens, temperature, top_p, top_k, ...).
+    `canvas_dir`: where to write each canvas PNG and sketch (the `image` column names them).
+    `threads`: torch threads for sampling (None: the cores not already busy).
+    """
+    model, tokenizer = load_policy(str(model_path), dtype=dtype)
+    model.eval()
+    with torch_threads(threads):
+        replies = generate_samples(
+            model, tokenizer, prompts, samples=samples, seed=seed, generation=generation,
+            chat_template_kwargs=chat_template_kwargs, progress=progress,
+        )  # fmt: skip
+    del model  # free its memory before Chromium starts
+    painter = LocalPainter(render or RenderConfig(), episode)
+    canvases = asyncio.run(paint_replies([s.reply for s in replies], painter, seed, progress))
+    table = pd.DataFrame(score_rows(replies, canvases, reward_sets))
+    if canvas_dir is not None:
+        table.insert(1, "image", save_canvases(replies, canvases, Path(canvas_dir)))
+    return table
+
+
+# --- summary and gallery ------------------------------------------------------------------------
+
+
+def summarise(table: pd.DataFrame) -> dict[str, float]:
+    """Means per reward set, execution and violation rates, flat-block rate, layering, diversity.
+
+    Diversity, the flat-block rate (`no_flat_regions` < 0.5) and the layering mean are over the
+    canvases that painted (status ok); the last two read the first reward set that has them.
+    """
+    painted = table[table["status"] == str(Status.OK)]
+    summary = {
+        "samples": float(len(table)),
+        "execution_rate": float((table["status"] == str(Status.OK)).mean()),
+        "infra_failure_rate": float((table["status"] == str(Status.INFRA_ERROR)).mean()),
+        "truncated_rate": float(table["truncated"].mean()),
+        "completion_tokens": float(table["completion_tokens"].mean()),
+        "diversity": _mean(painted["diversity"]),
+    }
+    for column in (c for c in table.columns if c.startswith("total/")):
+        summary[column] = _mean(table[column])
+    for status in sorted(set(table["status"])):
+        summary[f"status/{status}"] = float((table["status"] == status).mean())
+    found = table["violations"].map(lambda text: set(filter(None, text.split(","))))
+    for code in sorted(set().union(*found)):
+        summary[f"violations/{code}"] = float(found.map(lambda codes, c=code: c in codes).mean())
+    if flat := _component(painted, "no_flat_regions"):
+        summary["flat_block_rate"] = float((painted[flat] < 0.5).mean())
+    if layering := _component(painted, "translucent_layering"):
+        summary["layering"] = _mean(painted[layering])
+    return summary
+
+
+def _mean(column: pd.Series) -> float:
+    values = pd.to_numeric(column, errors="coerce").dropna()
+    return float(values.mean()) if len(values) else float("nan")
+
+
+def _component(table: pd.DataFrame, name: str) -> str | None:
+    """The first `<set>/<name>` column, or None (none of the sets computes it, or no rows)."""
+    columns = [c for c in table.columns if c.endswith(f"/{name}") and not c.startswith("total/")]
+    return columns[0] if columns and len(table) else None
+
+
+def gallery_html(title: str, sections: Sequence[tuple[str, Sequence[dict]]]) -> str:
+    """A self-contained HTML page: titled sections of cards `{image, caption, lines}`.
+
+    `image` is a relative path (None: a grey placeholder), `caption` a heading, `lines` the
+    text under it. Shared with `watercolor.compare`.
+    """
+    parts = [f"<!doctype html><meta charset=utf-8><title>{html.escape(title)}</title>", _STYLE]
+    parts.append(f"<h1>{html.escape(title)}</h1>")
+    for heading, cards in sections:
+        parts.append(f"<h2>{html.escape(heading)}</h2><div class=row>")
+        parts += [_card(card) for card in cards]
+        parts.append("</div>")
+    return "\n".join(parts)
+
+
+_STYLE = """<style>
+body{font-family:sans-serif;margin:1em;background:#faf8f3}
+.row{display:flex;flex-wrap:wrap;gap:12px}
+.card{width:220px;font-size:12px}
+.card img,.none{width:220px;height:220px;object-fit:contain;background:#888;display:block}
+.none{color:#fff;display:flex;align-items:center;justify-content:center}
+.card p{margin:2px 0}
+</style>"""
+
+
+def _card(card: dict) -> str:
+    image = card.get("image")
+    if image:
+        picture = f'<img src="{html.escape(str(image))}" loading=lazy>'
+    else:
+        picture = f"<div class=none>{html.escape(card.get('placeholder', 'no canvas'))}</div>"
+    lines = "".join(f"<p>{html.escape(str(line))}</p>" for line in card.get("lines", ()))
+    caption = html.escape(card.get("caption", ""))
+    return f"<div class=card>{picture}<p><b>{caption}</b></p>{lines}</div>"
+
+
+def sample_cards(table: pd.DataFrame, image_prefix: str) -> list[tuple[str, list[dict]]]:
+    """Gallery sections of an evaluation table: one per prompt, one card per sample."""
+    totals = [c for c in table.columns if c.startswith("total/")]
+    sections = []
+    for prompt, rows in table.groupby("prompt", sort=False):
+        cards = []
+        for row in rows.to_dict("records"):
+            scores = ", ".join(f"{c.removeprefix('total/')} {_fmt(row[c])}" for c in totals)
+            image = row.get("image")
+            cards.append({
+                "image": f"{image_prefix}/{image}" if isinstance(image, str) else None,
+                "placeholder": row["status"],
+                "caption": f"sample {row['sample']}: {row['status']}",
+                "lines": [scores, row["violations"] or "no violations",
+                          f"{row['completion_tokens']} tokens"],
+            })  # fmt: skip
+        sections.append((prompt, cards))
+    return sections
+
+
+def _fmt(value) -> str:
+    return "n/a" if value is None or pd.isna(value) else f"{value:.3f}"
+
+
+def write_report(table: pd.DataFrame, out_dir: Path, title: str, canvas_dir: Path) -> dict:
+    """samples.csv, samples.parquet, summary.json and gallery.html in `out_dir`; the summary."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out_dir / "samples.csv", index=False)
+    table.to_parquet(out_dir / "samples.parquet", index=False)
+    summary = summarise(table)
+    (out_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    prefix = canvas_dir.resolve().relative_to(out_dir.resolve()).as_posix()
+    (out_dir / "gallery.html").write_text(gallery_html(title, sample_cards(table, prefix)))
+    return summary
+
+
+# --- entry point --------------------------------------------------------------------------------
+
+
+@hydra.main(version_base="1.3", config_path="../conf", config_name="evaluate")
+def main(cfg: DictConfig) -> dict[str, float]:
+    out_dir = Path(HydraConfig.get().runtime.output_dir)
+    mlflow.set_tracking_uri(tracking_uri(cfg.tracking.uri))
+    if cfg.checkpoint is None:
+        model_path, source_run = str(instantiate(cfg.model.name_or_path)), None
+    else:
+        model_path, source_run = resolve_checkpoint(str(cfg.checkpoint), cfg.paths.downloads)
+    prompts = instantiate(cfg.task.eval_prompts)[: cfg.num_prompts]
+    reward_sets = load_reward_sets(cfg.rewards)
+    plain = OmegaConf.to_container(cfg, resolve=True)
+    table = evaluate_model(
+        model_path, prompts, reward_sets,
+        samples=cfg.samples, seed=cfg.seed,
+        generation=plain["generation"], chat_template_kwargs=plain["chat_template_kwargs"],
+        render=instantiate(cfg.renderer), episode=instantiate(cfg.task.episode),
+        canvas_dir=out_dir / "canvases", dtype=cfg.model.dtype,
+    )  # fmt: skip
+    summary = write_report(table, out_dir, f"evaluate {model_path}", out_dir / "canvases")
+    tags = {"kind": "evaluate", "source": str(cfg.checkpoint or model_path)}
+    tags |= {"source_run_id": source_run} if source_run else {}
+    params = flatten(plain) | {"model_path": model_path}
+    with mlflow_run(
+        cfg.tracking.uri, cfg.tracking.experiment, params=params, tags=tags, run_dir=out_dir,
+        artifact_root=cfg.tracking.artifacts, run_name=f"evaluate-{out_dir.name}",
+    ):  # fmt: skip
+        mlflow.log_metrics({k: v for k, v in summary.items() if v == v})  # NaN: not logged
+        mlflow.log_artifacts(str(out_dir))
+    print(pd.Series(summary).to_string(float_format="%.3f"))
+    return summary
+
+
+if __name__ == "__main__":
+    main()
