@@ -70,3 +70,10 @@ async def test_missing_browser_is_an_infrastructure_error_not_a_sketch_error():
             await broken.start()
     finally:
         await broken.close()
+
+
+async def test_a_cancelled_render_does_not_leave_a_busy_page_behind(pool):
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(pool.render(HANG), timeout=0.5)
+    results = await pool.render_batch([FLAT] * 4)
+    assert [c.status for c in results] == [Status.OK] * 4, [c.errors for c in results]

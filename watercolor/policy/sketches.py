@@ -174,7 +174,7 @@ def _sketch(body: list[str]) -> str:
     return "\n".join([*HEADER, *("  " + line for line in body), "}"])
 
 
-def _tenths(low: float, high: float, rng: random.Random) -> str:
+def _fraction(low: float, high: float, rng: random.Random) -> str:
     """A number in [low, high] in steps of 0.05, written like a person would ("0.35", "0.2")."""
     return f"{snap(rng.uniform(low, high) * 100) / 100:g}"
 
@@ -184,9 +184,9 @@ def _wash_settings(rng: random.Random, quality: float) -> list[str]:
     lines = []
     if rng.random() < 0.3 + 0.65 * quality:
         direction = rng.choice(("", ', "out"', ', "in"'))
-        lines.append(f"brush.fillBleed({_tenths(0.05, 0.4, rng)}{direction});")
+        lines.append(f"brush.fillBleed({_fraction(0.05, 0.4, rng)}{direction});")
     if rng.random() < 0.25 + 0.7 * quality:
-        lines.append(f"brush.fillTexture({_tenths(0.2, 0.8, rng)}, {_tenths(0.1, 0.7, rng)});")
+        lines.append(f"brush.fillTexture({_fraction(0.2, 0.8, rng)}, {_fraction(0.1, 0.7, rng)});")
     return lines
 
 
@@ -251,7 +251,7 @@ def plain_p5(parts: list[Part], colours: dict[str, str], rng: random.Random) -> 
     """Bare p5 primitives with a plain `fill`: what the task's gate bans."""
     body = ["noStroke();"]
     for part in parts:
-        r, g, b = (int(colours[part.role][i : i + 2], 16) for i in (1, 3, 5))
+        r, g, b = _rgb(colours[part.role])
         body.append(rng.choice((f'fill("{colours[part.role]}");', f"fill({r}, {g}, {b}, 180);")))
         body += [line for s in part.shapes for line in p5_shape(s, rng)]
     if rng.random() < 0.5:  # half of them forget the brush setup too

@@ -62,6 +62,7 @@ class WarmPage:
         self._incidents: list[str] = []  # dialogs, refused requests: each one fails the sketch
         self._page_errors: list[str] = []  # uncaught errors as Playwright saw them
         self._crashed = asyncio.Event()
+        self._abandoned = False  # a render was cancelled mid-sketch: the page may still be busy
         page.on("dialog", self._on_dialog)
         page.on(
             "pageerror", lambda error: self._page_errors.append(f"{error.name}: {error.message}")
@@ -100,9 +101,8 @@ class WarmPage:
 
     @property
     def usable(self) -> bool:
-        return (
-            self.browser.is_connected() and not self.page.is_closed() and not self._crashed.is_set()
-        )
+        alive = self.browser.is_connected() and not self.page.is_closed()
+        return alive and not self._crashed.is_set() and not self._abandoned
 
     async def load(self) -> None:
         """Navigate to a fresh harness document (a one-time URL, so a sketch cannot reload it)."""
@@ -140,6 +140,10 @@ class WarmPage:
             await asyncio.wait(
                 {evaluation, crash}, timeout=limit_s, return_when=asyncio.FIRST_COMPLETED
             )
+        except asyncio.CancelledError:
+            self._abandoned = True  # the caller gave up; the pool replaces this page
+            evaluation.cancel()
+            raise
         finally:
             crash.cancel()
         if self._crashed.is_set():

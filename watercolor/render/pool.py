@@ -72,6 +72,9 @@ from watercolor.render.browser import launch
 from watercolor.render.page import BrowserGone, HarnessBroken, WarmPage
 from watercolor.render.watchdog import MemoryWatchdog, find_process
 
+# Pages kept beyond `workers`, so a page loading its next document never delays a sketch.
+SPARE_PAGES = 1
+
 # A renderer process (V8 heap + canvases + typed arrays) may use this many times js_heap_mb.
 RENDERER_MEMORY_FACTOR = 4
 
@@ -91,13 +94,20 @@ class RenderConfig:
 
 
 class RenderPool:
-    """One headless Chromium and `workers` warm pages; use as `async with RenderPool(...)`."""
+    """One headless Chromium and warm pages; use as `async with RenderPool(config) as pool`.
+
+    `workers` sketches run at once. The pool holds one page more than that, so a page that is
+    loading its next document never holds up the next sketch.
+    """
 
     def __init__(self, config: RenderConfig = RenderConfig()) -> None:
         self.config = config
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
-        self._idle: list[WarmPage] = []
+        # A fixed number of page tokens circulate: a warm page, or None ("open one when taken").
+        self._pages: asyncio.Queue[WarmPage | None] = asyncio.Queue()
+        self._page_count = config.workers + SPARE_PAGES
+        self._pages_issued = False
         self._slots = asyncio.Semaphore(config.workers)
         self._lock = asyncio.Lock()  # one (re)launch at a time
         self._background: set[asyncio.Task] = set()
@@ -113,10 +123,8 @@ class RenderPool:
         await self.close()
 
     async def start(self) -> None:
-        """Launch the browser and warm `workers` pages (called by `async with`)."""
-        async with self._lock:
-            if self._browser is None or not self._browser.is_connected():
-                await self._launch()
+        """Launch the browser and warm the pages (`async with` does it; `render` would too)."""
+        await self._ensure_browser()
 
     async def close(self) -> None:
         """Close every page, the browser and Playwright. Safe to call twice."""
@@ -125,7 +133,7 @@ class RenderPool:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._watchdog = None
-        self._idle.clear()
+        self._pages, self._pages_issued = asyncio.Queue(), False
         if self._browser is not None:
             with contextlib.suppress(PlaywrightError):
                 await self._browser.close()
@@ -173,63 +181,64 @@ class RenderPool:
             return Canvas(Status.INFRA_ERROR, errors=[f"renderer failure: {error}"])
 
     async def _render_once(self, sketch: str, seed: int, started: float) -> Canvas:
-        await self._slots.acquire()
-        try:
+        async with self._slots:
             page = await self._take_page()
-        except BaseException:
-            self._slots.release()
-            raise
-        load_ms = (time.perf_counter() - started) * 1000
-        try:
-            canvas = await page.run(
-                sketch,
-                seed=seed,
-                density=self.config.pixel_density,
-                max_frames=self.config.max_frames,
-                limit_s=self.config.time_limit_s,
-            )
-        finally:
-            self._spawn(self._recycle(page))  # releases the slot once the page is warm again
+            load_ms = (time.perf_counter() - started) * 1000
+            try:
+                canvas = await page.run(
+                    sketch,
+                    seed=seed,
+                    density=self.config.pixel_density,
+                    max_frames=self.config.max_frames,
+                    limit_s=self.config.time_limit_s,
+                )
+            finally:
+                self._spawn(self._recycle(page))  # a fresh document, in the background
         return replace(canvas, timings={**canvas.timings, "load_ms": load_ms})
 
     async def _take_page(self) -> WarmPage:
-        """An idle warm page of the live browser, or a new one (relaunching if needed)."""
-        while self._idle:
-            page = self._idle.pop()
-            if page.usable:
-                return page
-            self._spawn(page.close())
+        """A warm page of the live browser, or a new one (relaunching the browser if needed)."""
         await self._ensure_browser()
-        return await WarmPage.open(self._browser, self.config.size)
+        page = await self._pages.get()
+        if page is not None and page.usable and page.browser is self._browser:
+            return page
+        if page is not None:
+            self._spawn(page.close())
+        try:
+            await self._ensure_browser()
+            return await WarmPage.open(self._browser, self.config.size)
+        except BaseException:
+            self._pages.put_nowait(None)  # the token goes back whatever happened
+            raise
 
     async def _recycle(self, page: WarmPage) -> None:
-        """Give the page a fresh document (or replace it) and put it back in the idle list."""
+        """Load a fresh document into the page (or replace it) and hand its token back."""
+        fresh = None
         try:
             if page.usable:
-                with contextlib.suppress(HarnessBroken, BrowserGone, PlaywrightError):
-                    await page.load()
-                    self._idle.append(page)
-                    return
+                await page.load()
+                fresh = page
+            elif page.browser is self._browser and self._browser.is_connected():
+                await page.close()
+                fresh = await WarmPage.open(self._browser, self.config.size)
+        except Exception:  # whatever went wrong, the page goes and its token comes back
             await page.close()
-            # A page of a browser that has since been relaunched is not replaced: the new
-            # browser came with its own `workers` pages.
-            if page.browser is self._browser and self._browser.is_connected():
-                with contextlib.suppress(HarnessBroken, BrowserGone, PlaywrightError):
-                    self._idle.append(await WarmPage.open(self._browser, self.config.size))
         finally:
-            self._slots.release()
+            self._pages.put_nowait(fresh)
 
     async def _ensure_browser(self) -> None:
+        """Launch the browser if there is none or it died (and, the first time, warm pages)."""
+        if self._browser is not None and self._browser.is_connected():
+            return
         async with self._lock:
             if self._browser is None or not self._browser.is_connected():
                 await self._launch()
 
     async def _launch(self) -> None:
-        """(Re)start Playwright's browser and warm `workers` pages. Caller holds the lock."""
+        """(Re)start the browser. Caller holds the lock."""
         if self._browser is not None:
             with contextlib.suppress(PlaywrightError):
                 await self._browser.close()
-        self._idle.clear()
         if self._playwright is None:
             self._playwright = await async_playwright().start()
         self._browser = await launch(
@@ -242,10 +251,14 @@ class RenderPool:
         if self._watchdog is None:
             limit_mb = RENDERER_MEMORY_FACTOR * self.config.js_heap_mb
             self._watchdog = asyncio.ensure_future(MemoryWatchdog(self.marker, limit_mb).run())
-        pages = await asyncio.gather(
-            *(WarmPage.open(self._browser, self.config.size) for _ in range(self.config.workers))
-        )
-        self._idle.extend(pages)
+        if not self._pages_issued:  # after a relaunch, dead pages are replaced as they come round
+            opened = await asyncio.gather(
+                *(WarmPage.open(self._browser, self.config.size) for _ in range(self._page_count)),
+                return_exceptions=True,
+            )
+            for page in opened:
+                self._pages.put_nowait(page if isinstance(page, WarmPage) else None)
+            self._pages_issued = True
 
     def _spawn(self, coroutine) -> None:
         task = asyncio.ensure_future(coroutine)

@@ -1,0 +1,204 @@
+"""Performance measured side by side in one run, printed as ratios (never asserted in tests).
+
+    python -m watercolor.bench render [--json] [--repeat 2] [--density 0.5]
+    python -m watercolor.bench score [--json]
+
+`render` renders the same layered 600x600 sketches (the task's samples) four ways on this
+machine, in one run:
+  fresh_page   a new page per sketch in one browser, one after another (the anchor's way);
+  floor        each sketch alone on a page that already has p5 + p5.brush loaded: only the
+               sketch's own JS, rasterisation and pixel read-back are timed;
+  pool_wN      the warm pool with N workers rendering the whole batch;
+and prints throughput, `speedup_vs_fresh_page` (pool_w1 / fresh_page throughput, and the same
+for the best pool), `overhead_ratio` (pool_w1 wall time per sketch / floor per sketch: what the
+pool adds beyond the unavoidable work), `scaling_1_to_2` (pool_w2 / pool_w1 throughput). With
+`--density D` it also renders at pixel density D (same sketch coordinates, fewer pixels) and
+reports that speed-up and how far every reward set's score moved.
+
+`score` renders the samples once and times every reward set's scoring of each canvas (PNG
+decode included) next to that canvas's render time: `score_to_render` (goal <= 0.05).
+
+With `--json` the last line printed is one JSON object holding every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from playwright.async_api import async_playwright
+
+from watercolor.canvas import Canvas
+from watercolor.config import reward_set, reward_set_names
+from watercolor.render.browser import launch
+from watercolor.render.page import WarmPage
+from watercolor.render.pool import RenderConfig, RenderPool
+from watercolor.tasks.painting import SAMPLES_DIR
+from watercolor.tasks.painting.gate import extract_sketch
+
+
+def sample_sketches(folder: Path) -> list[str]:
+    return [extract_sketch(p.read_text()) or "" for p in sorted(folder.glob("*.js"))]
+
+
+async def fresh_pages(sketches: list[str], config: RenderConfig) -> tuple[float, list[Canvas]]:
+    """A new page (context, harness load) per sketch in one browser, sequentially."""
+    async with async_playwright() as playwright:
+        browser = await launch(playwright, executable=config.chromium, js_heap_mb=config.js_heap_mb)
+        try:
+            start, canvases = time.perf_counter(), []
+            for sketch in sketches:
+                page = await WarmPage.open(browser, config.size)
+                canvases.append(await run_on(page, sketch, config))
+                await page.close()
+            return time.perf_counter() - start, canvases
+        finally:
+            await browser.close()
+
+
+async def floor(sketches: list[str], config: RenderConfig) -> tuple[float, list[Canvas]]:
+    """Only each sketch's own run on a page already loaded (page set-up is not timed)."""
+    async with async_playwright() as playwright:
+        browser = await launch(playwright, executable=config.chromium, js_heap_mb=config.js_heap_mb)
+        try:
+            total, canvases = 0.0, []
+            for sketch in sketches:
+                page = await WarmPage.open(browser, config.size)
+                start = time.perf_counter()
+                canvases.append(await run_on(page, sketch, config))
+                total += time.perf_counter() - start
+                await page.close()
+            return total, canvases
+        finally:
+            await browser.close()
+
+
+async def run_on(page: WarmPage, sketch: str, config: RenderConfig) -> Canvas:
+    return await page.run(
+        sketch,
+        seed=0,
+        density=config.pixel_density,
+        max_frames=config.max_frames,
+        limit_s=config.time_limit_s,
+    )
+
+
+async def pooled(sketches: list[str], config: RenderConfig) -> tuple[float, list[Canvas]]:
+    """The warm pool rendering the whole batch (browser start and warm-up not timed)."""
+    async with RenderPool(config) as pool:
+        start = time.perf_counter()
+        canvases = await pool.render_batch(sketches)
+        return time.perf_counter() - start, canvases
+
+
+def failures(canvases: list[Canvas]) -> list[str]:
+    return [f"{c.status}: {'; '.join(c.errors)[:200]}" for c in canvases if not c.ok]
+
+
+async def render_figures(sketches: list[str], config: RenderConfig) -> dict:
+    n = len(sketches)
+    runs = {
+        "fresh_page": await fresh_pages(sketches, config),
+        "floor": await floor(sketches, config),
+        "pool_w1": await pooled(sketches, replace(config, workers=1)),
+        "pool_w2": await pooled(sketches, replace(config, workers=2)),
+    }
+    figures = {f"{name}_per_s": round(n / wall, 3) for name, (wall, _) in runs.items()}
+    wall = {name: w for name, (w, _) in runs.items()}
+    figures |= {
+        "sketches": n,
+        "size": config.size,
+        "pixel_density": config.pixel_density,
+        "speedup_vs_fresh_page": round(wall["fresh_page"] / wall["pool_w1"], 3),
+        "best_speedup_vs_fresh_page": round(
+            wall["fresh_page"] / min(wall["pool_w1"], wall["pool_w2"]), 3
+        ),
+        "overhead_ratio": round(wall["pool_w1"] / wall["floor"], 3),
+        "overhead_ratio_w2": round(wall["pool_w2"] * 2 / wall["floor"], 3),
+        "scaling_1_to_2": round(wall["pool_w1"] / wall["pool_w2"], 3),
+        "failures": [f for _, canvases in runs.values() for f in failures(canvases)],
+    }
+    return figures | {"_canvases": runs["pool_w1"][1]}
+
+
+def score_drift(full: list[Canvas], low: list[Canvas]) -> dict[str, float]:
+    """Largest |score(full density) - score(low density)| per reward set over the sketches."""
+    drift = {}
+    for name in reward_set_names():
+        rewards = reward_set(name)
+        pairs = zip(rewards.score_batch(full), rewards.score_batch(low), strict=True)
+        diffs = [abs(a.total - b.total) for a, b in pairs if None not in (a.total, b.total)]
+        drift[name] = round(max(diffs, default=float("nan")), 4)
+    return drift
+
+
+def bench_render(args: argparse.Namespace) -> dict:
+    sketches = sample_sketches(args.sketches) * args.repeat
+    config = RenderConfig(size=600, time_limit_s=args.time_limit)
+    figures = asyncio.run(render_figures(sketches, config))
+    full = figures.pop("_canvases")
+    if args.density:
+        low = asyncio.run(render_figures(sketches, replace(config, pixel_density=args.density)))
+        low_canvases = low.pop("_canvases")
+        figures["density"] = {
+            "pixel_density": args.density,
+            "speedup_vs_full_density_pool_w1": round(
+                low["pool_w1_per_s"] / figures["pool_w1_per_s"], 3
+            ),
+            "max_score_change": score_drift(full, low_canvases),
+            "figures": low,
+        }
+    return figures
+
+
+def bench_score(args: argparse.Namespace) -> dict:
+    sketches = sample_sketches(args.sketches) * args.repeat
+    config = RenderConfig(size=600, workers=1, time_limit_s=args.time_limit)
+    _, canvases = asyncio.run(pooled(sketches, config))
+    canvases = [c for c in canvases if c.ok]
+    render_ms = statistics.fmean(c.timings["draw_ms"] for c in canvases)  # own time, no queueing
+    figures = {"canvases": len(canvases), "render_ms": round(render_ms, 1)}
+    for name in reward_set_names():
+        rewards, times = reward_set(name), []
+        for canvas in canvases:
+            fresh = Canvas(canvas.status, png=canvas.png, sketch=canvas.sketch)  # decode again
+            start = time.perf_counter()
+            rewards.score(fresh, prompt="paint a coral hibiscus in watercolour")
+            times.append((time.perf_counter() - start) * 1000)
+        figures[f"{name}_score_ms"] = round(statistics.fmean(times), 2)
+        figures[f"{name}_score_to_render"] = round(statistics.fmean(times) / render_ms, 4)
+    figures["score_to_render"] = max(v for k, v in figures.items() if k.endswith("_to_render"))
+    return figures
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m watercolor.bench", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("what", choices=["render", "score"])
+    parser.add_argument("--json", action="store_true", help="end with one JSON object")
+    parser.add_argument("--sketches", type=Path, default=SAMPLES_DIR, help="folder of .js sketches")
+    parser.add_argument("--repeat", type=int, default=1, help="render the set this many times")
+    parser.add_argument("--density", type=float, help="also measure this pixel density")
+    parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per sketch")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    figures = bench_render(args) if args.what == "render" else bench_score(args)
+    for key, value in figures.items():
+        print(f"{key:>34}: {value}")
+    if args.json:
+        print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,383 @@
+"""Lay training runs side by side: key metrics, reward curves and the same step's canvases.
+
+    python -m watercolor.compare --experiment three_rewards
+    python -m watercolor.compare --sweep-dir outputs/multirun/2026-11-30/01-45-32
+    python -m watercolor.compare --runs 9ba52e24... 1c3f0a77... --out outputs/compare/mine
+    python -m watercolor.compare --experiment three_rewards --filter "tags.debug = 'None'"
+
+Writes to `--out` (default outputs/compare/<timestamp>): `runs.csv` (one row per run: its
+reward set and seed, then `final/<metric>` and `best/<metric>` for the reward, each
+`rewards/<component>/mean`, the execution rate, each violation rate and the completion length),
+`aggregate.csv` (mean and std across the seeds of each reward set), `curves.png` (those metrics
+per step, one line per run, one colour per reward set), `components.png` (the raw component
+values) and `gallery.html` (each run's grid and canvases at one rollout step, with prompts and
+scores), then logs them to a new MLflow run tagged `kind=compare`. Runs tagged with a `kind`
+(evaluations, comparisons) are left out of experiment and sweep selections.
+
+Everything is read through `mlflow.MlflowClient` (search_runs, get_metric_history,
+download_artifacts), so it works against any tracking store the runs were logged to.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import mlflow
+import pandas as pd
+from matplotlib.figure import Figure
+from mlflow.entities import Run
+
+from watercolor.evaluate import gallery_html
+from watercolor.tracking import RUN_ID_FILE, mlflow_run, tracking_uri
+
+DEFAULT_URI = f"sqlite:///{Path('outputs/mlflow.db').resolve()}"
+# The table's metrics (regular expressions) and which way is better (None: no "best").
+KEY_METRICS: dict[str, str | None] = {
+    r"reward": "max",
+    r"rewards/.+/mean": "max",
+    r"execution_rate": "max",
+    r"violations/.+": "min",
+    r"completions/mean_length": None,
+}
+CURVE_METRICS = (r"reward", r"execution_rate", r"rewards/.+/mean", r"completions/mean_length")
+COMPONENT_METRICS = (r"components/.+",)
+ROLLOUT_STEP = re.compile(r"rollouts/step_(\d+)$")
+
+
+# --- which runs ---------------------------------------------------------------------------------
+
+
+def select_runs(
+    client: mlflow.MlflowClient,
+    *,
+    experiment: str | None = None,
+    sweep_dir: str | Path | None = None,
+    run_ids: Sequence[str] = (),
+    filter_string: str = "",
+) -> list[Run]:
+    """Runs of an experiment, of a Hydra sweep dir (its jobs' `mlflow_run_id`), or by id.
+
+    Experiment and sweep selections skip runs tagged with a `kind` (evaluate, compare).
+    """
+    if experiment is not None:
+        found = client.get_experiment_by_name(experiment)
+        if found is None:
+            raise SystemExit(f"no MLflow experiment named {experiment!r}")
+        runs = client.search_runs(
+            [found.experiment_id], filter_string, order_by=["attributes.start_time ASC"]
+        )
+        return [run for run in runs if "kind" not in run.data.tags]
+    if sweep_dir is not None:
+        files = sorted(Path(sweep_dir).rglob(RUN_ID_FILE))
+        runs = [client.get_run(file.read_text().strip()) for file in files]
+        return [run for run in runs if "kind" not in run.data.tags]
+    return [client.get_run(run_id) for run_id in run_ids]
+
+
+# --- metrics ------------------------------------------------------------------------------------
+
+
+def metric_names(run: Run, patterns: Sequence[str]) -> list[str]:
+    """The run's metrics matching any of `patterns` (full matches), in pattern order."""
+    names = sorted(run.data.metrics)
+    return [n for p in patterns for n in names if re.fullmatch(p, n)]
+
+
+def history(client: mlflow.MlflowClient, run: Run, patterns: Sequence[str]) -> pd.DataFrame:
+    """Per-step values (index: step) of the run's metrics that match `patterns`.
+
+    A violation code is only logged on steps where it occurred, so on the other steps that
+    logged a reward its rate is 0, not missing.
+    """
+    columns = {
+        name: pd.Series({m.step: m.value for m in client.get_metric_history(run.info.run_id, name)})
+        for name in metric_names(run, patterns)
+    }
+    frame = pd.DataFrame(columns).sort_index()
+    frame.index.name = "step"
+    if "reward" in frame:
+        logged = frame["reward"].notna()
+        for name in (c for c in frame.columns if c.startswith("violations/")):
+            frame.loc[logged, name] = frame.loc[logged, name].fillna(0.0)
+    return frame
+
+
+def run_info(run: Run) -> dict:
+    """Who the run is: id, name, experiment, reward set and seed (tag, else param), status."""
+    tags, params = run.data.tags, run.data.params
+    return {
+        "run_id": run.info.run_id,
+        "run_name": run.info.run_name,
+        "experiment_id": run.info.experiment_id,
+        "reward_set": tags.get("reward", params.get("reward", "?")),
+        "seed": tags.get("seed", params.get("seed", "?")),
+        "model": tags.get("model", "?"),
+        "status": run.info.status,
+    }
+
+
+def summary_row(info: dict, frame: pd.DataFrame) -> dict:
+    """`info` plus the number of steps and `final/<m>` (and `best/<m>`) of each key metric."""
+    row = info | {"steps": int(frame.index.max()) if len(frame) else 0}
+    for pattern, better in KEY_METRICS.items():
+        for name in (c for c in frame.columns if re.fullmatch(pattern, c)):
+            values = frame[name].dropna()
+            row[f"final/{name}"] = values.iloc[-1] if len(values) else math.nan
+            if better is not None:
+                row[f"best/{name}"] = getattr(values, better)() if len(values) else math.nan
+    return row
+
+
+def runs_table(
+    client: mlflow.MlflowClient, runs: Sequence[Run]
+) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+    """(one row per run, {run id: its per-step history}) for the key and curve metrics."""
+    patterns = [*KEY_METRICS, *CURVE_METRICS, *COMPONENT_METRICS]
+    histories = {run.info.run_id: history(client, run, patterns) for run in runs}
+    rows = [summary_row(run_info(run), histories[run.info.run_id]) for run in runs]
+    table = pd.DataFrame(rows)
+    table.insert(0, "label", run_labels(table))
+    return table, histories
+
+
+def run_labels(table: pd.DataFrame) -> list[str]:
+    """`<reward set>/seed<seed>`, made unique with the run id's start where it repeats."""
+    labels = [f"{r}/seed{s}" for r, s in zip(table["reward_set"], table["seed"], strict=True)]
+    repeated = {label for label in labels if labels.count(label) > 1}
+    return [
+        f"{label}#{run_id[:6]}" if label in repeated else label
+        for label, run_id in zip(labels, table["run_id"], strict=True)
+    ]
+
+
+def aggregate(table: pd.DataFrame) -> pd.DataFrame:
+    """Mean and std across runs (seeds) of each reward set: columns `<metric> mean|std`, `runs`."""
+    metrics = [c for c in table.columns if c.startswith(("final/", "best/"))]
+    grouped = table.groupby("reward_set")[metrics]
+    stats = grouped.agg(["mean", "std"])
+    stats.columns = [f"{metric} {stat}" for metric, stat in stats.columns]
+    stats.insert(0, "runs", grouped.size())
+    return stats
+
+
+def mean_pm_std(stats: pd.DataFrame) -> pd.DataFrame:
+    """The aggregate as `mean ± std` strings (metric rows, reward-set columns), for printing."""
+    metrics = [c.removesuffix(" mean") for c in stats.columns if c.endswith(" mean")]
+    text = {
+        metric: [
+            _pm(m, s) for m, s in zip(stats[f"{metric} mean"], stats[f"{metric} std"], strict=True)
+        ]
+        for metric in metrics
+    }
+    frame = pd.DataFrame(text, index=stats.index).T
+    frame.loc["runs"] = stats["runs"].astype(str)
+    return frame
+
+
+def _pm(mean: float, std: float) -> str:
+    return "n/a" if pd.isna(mean) else f"{mean:.3f}" + ("" if pd.isna(std) else f" ± {std:.3f}")
+
+
+# --- curves -------------------------------------------------------------------------------------
+
+
+def plot_curves(
+    table: pd.DataFrame,
+    histories: dict[str, pd.DataFrame],
+    patterns: Sequence[str],
+    path: Path,
+    title: str,
+) -> Path | None:
+    """One panel per metric matching `patterns`, one line per run, one colour per reward set."""
+    names = list(dict.fromkeys(
+        c for p in patterns for h in histories.values() for c in sorted(h) if re.fullmatch(p, c)
+    ))  # fmt: skip
+    if not names:
+        return None
+    columns = min(4, len(names))
+    rows = math.ceil(len(names) / columns)
+    figure = Figure(figsize=(4 * columns, 2.8 * rows + 0.8), layout="constrained")
+    axes = figure.subplots(rows, columns, squeeze=False).ravel()
+    colours = {s: f"C{i % 10}" for i, s in enumerate(sorted(set(table["reward_set"])))}
+    styles = ["-", "--", ":", "-."]
+    for ax, name in zip(axes, names, strict=False):
+        for i, run in enumerate(table.to_dict("records")):
+            values = histories[run["run_id"]].get(name, pd.Series(dtype=float)).dropna()
+            ax.plot(values.index, values.values, styles[i % len(styles)],
+                    color=colours[run["reward_set"]], label=run["label"], marker=".")  # fmt: skip
+        ax.set_title(name, fontsize=9)
+        ax.set_xlabel("step", fontsize=8)
+    for ax in axes[len(names) :]:
+        ax.set_visible(False)
+    handles, labels = axes[0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="outside upper center", ncols=min(6, len(labels)))
+    figure.suptitle(title)
+    figure.savefig(path, dpi=90)
+    return path
+
+
+# --- gallery ------------------------------------------------------------------------------------
+
+
+def rollout_steps(client: mlflow.MlflowClient, run_id: str) -> list[int]:
+    """The steps whose rollouts (grid, canvases, sketches) the run logged."""
+    folders = client.list_artifacts(run_id, "rollouts")
+    return sorted(int(m.group(1)) for f in folders if (m := ROLLOUT_STEP.search(f.path)))
+
+
+def gallery_step(client: mlflow.MlflowClient, run_ids: Sequence[str]) -> dict[str, int | None]:
+    """The last rollout step every run logged; a run's own last one if they share none."""
+    steps = {run_id: rollout_steps(client, run_id) for run_id in run_ids}
+    shared = set.intersection(*(set(s) for s in steps.values())) if steps else set()
+    if shared:
+        return dict.fromkeys(run_ids, max(shared))
+    return {run_id: (s[-1] if s else None) for run_id, s in steps.items()}
+
+
+def rollouts_table(client: mlflow.MlflowClient, run_id: str, folder: Path) -> pd.DataFrame:
+    """The run's `rollouts.json` table (every logged step); empty if it logged none."""
+    names = {a.path for a in client.list_artifacts(run_id)}
+    if "rollouts.json" not in names:
+        return pd.DataFrame(columns=["step", "index", "prompt", "reward", "status", "violations"])
+    local = client.download_artifacts(run_id, "rollouts.json", str(folder))
+    data = json.loads(Path(local).read_text())
+    return pd.DataFrame(data["data"], columns=data["columns"])
+
+
+def run_cards(client: mlflow.MlflowClient, run_id: str, step: int, out_dir: Path) -> list[dict]:
+    """Gallery cards of one run at one rollout step: its grid, then each canvas with its prompt."""
+    folder = out_dir / "gallery" / run_id
+    folder.mkdir(parents=True, exist_ok=True)
+    client.download_artifacts(run_id, f"rollouts/step_{step:05d}", str(folder))
+    images = folder / f"step_{step:05d}"
+    rows = rollouts_table(client, run_id, folder)
+    rows = rows[rows["step"] == step].sort_values("index")
+    cards = [{"image": _relative(images / "grid.png", out_dir), "caption": "grid",
+              "lines": [f"rollout step {step}"]}]  # fmt: skip
+    for row in rows.to_dict("records"):
+        canvas = images / f"canvas_{int(row['index']):02d}.png"
+        cards.append({
+            "image": _relative(canvas, out_dir),
+            "placeholder": row["status"],
+            "caption": f"#{int(row['index'])}: reward {_fmt(row['reward'])} ({row['status']})",
+            "lines": [row["prompt"], row.get("violations") or "no violations"],
+        })  # fmt: skip
+    return cards
+
+
+def _relative(path: Path, root: Path) -> str | None:
+    return path.relative_to(root).as_posix() if path.is_file() else None
+
+
+def _fmt(value) -> str:
+    return "n/a" if value is None or pd.isna(value) else f"{value:.3f}"
+
+
+def write_gallery(client: mlflow.MlflowClient, table: pd.DataFrame, out_dir: Path) -> Path:
+    """gallery.html: each run's grid and canvases at the same rollout step, side by side."""
+    steps = gallery_step(client, list(table["run_id"]))
+    sections = []
+    for run in table.to_dict("records"):
+        step = steps[run["run_id"]]
+        heading = f"{run['label']} ({run['run_name']}, {run['run_id'][:8]})"
+        if step is None:
+            sections.append((heading, [{"caption": "no rollouts logged"}]))
+            continue
+        sections.append((heading, run_cards(client, run["run_id"], step, out_dir)))
+    path = out_dir / "gallery.html"
+    path.write_text(gallery_html("compare: canvases at the same step", sections))
+    return path
+
+
+# --- entry point --------------------------------------------------------------------------------
+
+
+def compare(client: mlflow.MlflowClient, runs: Sequence[Run], out_dir: Path) -> dict[str, Path]:
+    """Write the table, aggregate, curves and gallery of `runs` into `out_dir`; their paths."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    table, histories = runs_table(client, runs)
+    paths = {"runs": out_dir / "runs.csv", "aggregate": out_dir / "aggregate.csv"}
+    table.to_csv(paths["runs"], index=False)
+    aggregate(table).to_csv(paths["aggregate"])
+    for name, patterns in (("curves", CURVE_METRICS), ("components", COMPONENT_METRICS)):
+        if path := plot_curves(table, histories, patterns, out_dir / f"{name}.png", name):
+            paths[name] = path
+    paths["gallery"] = write_gallery(client, table, out_dir)
+    return paths
+
+
+def print_tables(runs_csv: Path) -> None:
+    """The runs (metrics as rows, runs as columns) and, with repeated seeds, the aggregate."""
+    table = pd.read_csv(runs_csv)
+    shown = table.set_index("label").drop(columns=["experiment_id", "status"])
+    with pd.option_context("display.width", 250, "display.max_rows", 500):
+        print(shown.T.to_string(float_format=lambda v: f"{v:.3f}"))
+        if table["reward_set"].duplicated().any():
+            print("\nmean ± std across seeds, per reward set:")
+            print(mean_pm_std(aggregate(table)).to_string())
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--experiment", help="every training run of this MLflow experiment")
+    which.add_argument("--sweep-dir", help="a Hydra multirun dir (its jobs' mlflow_run_id files)")
+    which.add_argument("--runs", nargs="+", metavar="ID", help="MLflow run ids")
+    parser.add_argument("--filter", default="", help="MLflow search filter (with --experiment)")
+    parser.add_argument("--out", help="output dir (default outputs/compare/<timestamp>)")
+    parser.add_argument("--tracking-uri", default=DEFAULT_URI,
+                        help="MLflow store (MLFLOW_TRACKING_URI wins when set)")  # fmt: skip
+    parser.add_argument("--log-experiment", help="experiment of the compare run "
+                        "(default: the compared runs' experiment)")  # fmt: skip
+    parser.add_argument("--no-log", action="store_true", help="do not log a compare run")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Path]:
+    args = parse_args(argv)
+    os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")  # a bar per file
+    uri = tracking_uri(args.tracking_uri)
+    client = mlflow.MlflowClient(uri)
+    runs = select_runs(client, experiment=args.experiment, sweep_dir=args.sweep_dir,
+                       run_ids=args.runs or (), filter_string=args.filter)  # fmt: skip
+    if not runs:
+        raise SystemExit("no runs to compare")
+    stamp = datetime.datetime.now().strftime("%Y-%m-%d/%H-%M-%S")
+    out_dir = Path(args.out or f"outputs/compare/{stamp}")
+    paths = compare(client, runs, out_dir)
+    print_tables(paths["runs"])
+    print(f"\nwritten to {out_dir}")
+    if not args.no_log:
+        log_compare_run(uri, args, runs, out_dir)
+    return paths
+
+
+def log_compare_run(uri: str, args: argparse.Namespace, runs: Sequence[Run], out_dir: Path):
+    """A `kind=compare` run holding the outputs, in the compared runs' experiment by default."""
+    client = mlflow.MlflowClient(uri)
+    name = args.log_experiment or client.get_experiment(runs[0].info.experiment_id).name
+    selection = {k: v for k, v in vars(args).items() if k in ("experiment", "sweep_dir", "filter")}
+    tags = {"kind": "compare", "runs": ",".join(r.info.run_id for r in runs)[:5000]}
+    params = {k: str(v) for k, v in selection.items() if v} | {"num_runs": len(runs)}
+    run_name = f"compare-{len(runs)}-runs"
+    with mlflow_run(uri, name, params=params, tags=tags, run_dir=out_dir,
+                    artifact_root=_artifact_root(uri), run_name=run_name):  # fmt: skip
+        mlflow.log_artifacts(str(out_dir))
+
+
+def _artifact_root(uri: str) -> str | None:
+    """`mlartifacts` beside a sqlite store (as training uses), for a new experiment."""
+    if uri.startswith("sqlite:///"):
+        return str(Path(uri.removeprefix("sqlite:///")).parent / "mlartifacts")
+    return None
+
+
+if __name__ == "__main__":
+    main()
