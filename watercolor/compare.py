@@ -32,6 +32,7 @@ from pathlib import Path
 import mlflow
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 from mlflow.entities import Run
 
 from watercolor.evaluate import gallery_html
@@ -144,7 +145,15 @@ def runs_table(
     rows = [summary_row(run_info(run), histories[run.info.run_id]) for run in runs]
     table = pd.DataFrame(rows)
     table.insert(0, "label", run_labels(table))
-    return table, histories
+    return table[metric_order(table.columns)], histories
+
+
+def metric_order(columns: Sequence[str]) -> list[str]:
+    """Identity columns first, then each key metric (in KEY_METRICS order) final, then best."""
+    metrics = {c.split("/", 1)[1] for c in columns if c.startswith(("final/", "best/"))}
+    ordered = [m for p in KEY_METRICS for m in sorted(metrics) if re.fullmatch(p, m)]
+    found = [f"{k}/{m}" for m in ordered for k in ("final", "best") if f"{k}/{m}" in columns]
+    return [c for c in columns if not c.startswith(("final/", "best/"))] + found
 
 
 def run_labels(table: pd.DataFrame) -> list[str]:
@@ -206,18 +215,20 @@ def plot_curves(
     figure = Figure(figsize=(4 * columns, 2.8 * rows + 0.8), layout="constrained")
     axes = figure.subplots(rows, columns, squeeze=False).ravel()
     colours = {s: f"C{i % 10}" for i, s in enumerate(sorted(set(table["reward_set"])))}
-    styles = ["-", "--", ":", "-."]
+    styles = ["-", "--", ":", "-."]  # the runs (seeds) of one reward set
+    within_set = table.groupby("reward_set").cumcount()
     for ax, name in zip(axes, names, strict=False):
-        for i, run in enumerate(table.to_dict("records")):
+        for i, run in zip(within_set, table.to_dict("records"), strict=True):
             values = histories[run["run_id"]].get(name, pd.Series(dtype=float)).dropna()
             ax.plot(values.index, values.values, styles[i % len(styles)],
                     color=colours[run["reward_set"]], label=run["label"], marker=".")  # fmt: skip
         ax.set_title(name, fontsize=9)
         ax.set_xlabel("step", fontsize=8)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     for ax in axes[len(names) :]:
         ax.set_visible(False)
     handles, labels = axes[0].get_legend_handles_labels()
-    figure.legend(handles, labels, loc="outside upper center", ncols=min(6, len(labels)))
+    figure.legend(handles, labels, loc="outside lower center", ncols=min(6, len(labels)))
     figure.suptitle(title)
     figure.savefig(path, dpi=90)
     return path
@@ -317,6 +328,7 @@ def print_tables(runs_csv: Path) -> None:
     """The runs (metrics as rows, runs as columns) and, with repeated seeds, the aggregate."""
     table = pd.read_csv(runs_csv)
     shown = table.set_index("label").drop(columns=["experiment_id", "status"])
+    shown["run_id"] = shown["run_id"].str[:8]
     with pd.option_context("display.width", 250, "display.max_rows", 500):
         print(shown.T.to_string(float_format=lambda v: f"{v:.3f}"))
         if table["reward_set"].duplicated().any():

@@ -16,7 +16,7 @@ or without Hydra (the engine of a "trained with x, scored by y" matrix):
 One row per sample: prompt, status, violations, completion length, the total under each reward
 set (`total/<set>`), each set's components (`<set>/<component>`) and the within-prompt
 diversity of the canvas. Sampling is seeded per prompt (the same prompt gets the same replies
-however many prompts are asked); every canvas is rendered with the same seed, as in training.
+whichever other prompts are asked); every canvas is rendered with one seed, as in training.
 The entry point writes `samples.csv`, `samples.parquet`, `summary.json`, `gallery.html` and
 the canvases and sketches to its output dir and logs them to a new MLflow run tagged
 `kind=evaluate` (with `source_run_id` when the checkpoint came from a training run).
@@ -31,6 +31,7 @@ import asyncio
 import html
 import json
 import re
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,13 +40,14 @@ import hydra
 import mlflow
 import pandas as pd
 import torch
-from hydra import compose, initialize_config_dir
+from hydra import compose
 from hydra.core.global_hydra import GlobalHydra
 from hydra.core.hydra_config import HydraConfig
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
+from watercolor import config
 from watercolor.canvas import Canvas, Status
 from watercolor.policy.loading import load_policy
 from watercolor.policy.tiny import torch_threads
@@ -57,7 +59,6 @@ from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.prompts import conversation
 from watercolor.tracking import RUN_ID_FILE, flatten, mlflow_run, tracking_uri
 
-CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 MLFLOW_RUN_ID = re.compile(r"[0-9a-f]{32}")
 
 
@@ -82,16 +83,10 @@ class Sample:
 
 def load_reward_sets(names: Sequence[str] | None = None) -> dict[str, RewardSet]:
     """Reward sets of conf/reward/ by name (all of them when `names` is None), via Hydra compose."""
-    if GlobalHydra.instance().is_initialized():  # inside a Hydra app: its search path
-        return _compose_reward_sets(names)
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        return _compose_reward_sets(names)
-
-
-def _compose_reward_sets(names: Sequence[str] | None) -> dict[str, RewardSet]:
-    loader = GlobalHydra.instance().config_loader()
-    names = list(names) if names else loader.get_group_options("reward")
-    return {name: instantiate(compose(overrides=[f"+reward={name}"]).reward) for name in names}
+    names = list(names or config.reward_set_names())
+    if GlobalHydra.instance().is_initialized():  # inside a Hydra app: compose on its search path
+        return {n: instantiate(compose(overrides=[f"+reward={n}"]).reward) for n in names}
+    return {name: config.reward_set(name) for name in names}
 
 
 def resolve_checkpoint(source: str, download_root: str | Path) -> tuple[str, str | None]:
@@ -136,23 +131,39 @@ def generate_samples(
     seed: int = 0,
     generation: Mapping | None = None,
     chat_template_kwargs: Mapping | None = None,
+    threads: int | None = None,
     progress: bool = True,
 ) -> list[Sample]:
-    """`samples` replies per prompt with `model.generate` (sampling, seeded per prompt)."""
+    """`samples` replies per prompt with `model.generate` (sampling, seeded per prompt).
+
+    `threads`: torch threads (None: the cores not already busy; see `torch_threads`).
+    """
     settings = {"do_sample": True, "max_new_tokens": 384, **(generation or {})}
     replies = []
-    for i, prompt in enumerate(tqdm(prompts, desc="generate", disable=not progress)):
-        text = tokenizer.apply_chat_template(
-            conversation(prompt), tokenize=False, add_generation_prompt=True,
-            **(chat_template_kwargs or {}),
-        )  # fmt: skip
-        inputs = tokenizer(text, return_tensors="pt", add_special_tokens=False).to(model.device)
-        torch.manual_seed(seed + i)
-        with torch.no_grad():
-            output = model.generate(**inputs, num_return_sequences=samples, **settings)
-        completions = output[:, inputs["input_ids"].shape[1] :]
-        replies += [_sample(tokenizer, i, prompt, j, ids) for j, ids in enumerate(completions)]
+    with torch_threads(threads):
+        for i, prompt in enumerate(tqdm(prompts, desc="generate", disable=not progress)):
+            replies += _prompt_replies(model, tokenizer, i, prompt, samples, seed, settings,
+                                       chat_template_kwargs or {})  # fmt: skip
     return replies
+
+
+def _prompt_replies(model, tokenizer, index: int, prompt: str, samples: int, seed: int,
+                    settings: dict, template_kwargs: Mapping) -> list[Sample]:  # fmt: skip
+    """`samples` replies to one prompt, sampled with the prompt's own seed."""
+    text = tokenizer.apply_chat_template(
+        conversation(prompt), tokenize=False, add_generation_prompt=True, **template_kwargs
+    )
+    inputs = tokenizer(text, return_tensors="pt", add_special_tokens=False).to(model.device)
+    torch.manual_seed(prompt_seed(seed, prompt))
+    with torch.no_grad():
+        output = model.generate(**inputs, num_return_sequences=samples, **settings)
+    completions = output[:, inputs["input_ids"].shape[1] :]
+    return [_sample(tokenizer, index, prompt, j, ids) for j, ids in enumerate(completions)]
+
+
+def prompt_seed(seed: int, prompt: str) -> int:
+    """The sampling seed of one prompt: fixed by `seed` and the text, not by its position."""
+    return zlib.crc32(f"{seed}:{prompt}".encode())
 
 
 def _sample(tokenizer, prompt_index: int, prompt: str, sample: int, ids: torch.Tensor) -> Sample:
@@ -261,15 +272,14 @@ def evaluate_model(
 
     `generation`: `generate` settings (max_new_tokens, temperature, top_p, top_k, ...).
     `canvas_dir`: where to write each canvas PNG and sketch (the `image` column names them).
-    `threads`: torch threads for sampling (None: the cores not already busy).
     """
-    model, tokenizer = load_policy(str(model_path), dtype=dtype)
+    device_map = "auto" if torch.cuda.is_available() else None
+    model, tokenizer = load_policy(str(model_path), dtype=dtype, device_map=device_map)
     model.eval()
-    with torch_threads(threads):
-        replies = generate_samples(
-            model, tokenizer, prompts, samples=samples, seed=seed, generation=generation,
-            chat_template_kwargs=chat_template_kwargs, progress=progress,
-        )  # fmt: skip
+    replies = generate_samples(
+        model, tokenizer, prompts, samples=samples, seed=seed, generation=generation,
+        chat_template_kwargs=chat_template_kwargs, threads=threads, progress=progress,
+    )  # fmt: skip
     del model  # free its memory before Chromium starts
     painter = LocalPainter(render or RenderConfig(), episode)
     canvases = asyncio.run(paint_replies([s.reply for s in replies], painter, seed, progress))
@@ -426,6 +436,7 @@ def main(cfg: DictConfig) -> dict[str, float]:
         mlflow.log_metrics({k: v for k, v in summary.items() if v == v})  # NaN: not logged
         mlflow.log_artifacts(str(out_dir))
     print(pd.Series(summary).to_string(float_format="%.3f"))
+    print(f"written to {out_dir}")
     return summary
 
 

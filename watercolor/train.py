@@ -46,11 +46,12 @@ def build_policy(model: DictConfig):
     return load_policy(str(name_or_path), lora=lora, dtype=model.dtype)
 
 
-def run_tags() -> dict[str, str]:
-    """The job's group choices and command-line overrides, for filtering runs in MLflow."""
+def run_tags(seed: int) -> dict[str, str]:
+    """The job's group choices, seed and overrides, for filtering runs in MLflow."""
     hydra_cfg = HydraConfig.get()
     choices = {k: str(v) for k, v in hydra_cfg.runtime.choices.items() if "hydra/" not in k}
-    return choices | {"overrides": " ".join(hydra_cfg.overrides.task) or "(none)"}
+    overrides = " ".join(hydra_cfg.overrides.task) or "(none)"
+    return choices | {"seed": str(seed), "overrides": overrides}
 
 
 def final_reward(trainer: GRPOTrainer, last: int = 5) -> float:
@@ -95,7 +96,7 @@ def main(cfg: DictConfig) -> float:
         cfg.tracking.uri,
         cfg.tracking.experiment,
         params=params,
-        tags=run_tags(),
+        tags=run_tags(cfg.seed),
         run_dir=run_dir,
         artifact_root=cfg.tracking.artifacts,
         run_name=run_dir.name,

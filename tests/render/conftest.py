@@ -1,49 +1,9 @@
-"""One warm render pool for the whole test session, and sketch builders.
+"""One warm render pool (two workers, 256 px) for the whole test session."""
 
-Sizes are 256 px where size does not matter (2-3x faster than 600 px). The time limit is short
-so the hang tests stay quick, but long enough for a layered watercolour on a busy machine.
-"""
-
-import numpy as np
 import pytest
+from render_sketches import SIZE, TIME_LIMIT_S
 
 from watercolor.render import RenderConfig, RenderPool
-
-SIZE = 256
-TIME_LIMIT_S = 5.0
-PAPER = (244, 236, 216)
-
-
-def sketch(setup_body: str, *, draw: str | None = None, before: str = "") -> str:
-    """A global-mode sketch on a SIZE x SIZE WEBGL canvas with cream paper."""
-    text = (
-        f"{before}\nfunction setup() {{\n  createCanvas({SIZE}, {SIZE}, WEBGL);\n"
-        f"  background({', '.join(map(str, PAPER))});\n{setup_body}\n}}\n"
-    )
-    if draw is not None:
-        text += f"function draw() {{\n{draw}\n}}\n"
-    return text
-
-
-# Three translucent, bleeding, textured washes that overlap: a genuine p5.brush watercolour.
-WATERCOLOUR = sketch("""
-  brush.scaleBrushes(1.5);
-  brush.noStroke();
-  brush.fill("#e07a8f", 150); brush.fillBleed(0.25); brush.fillTexture(0.4, 0.3);
-  brush.circle(-25, -10, 60);
-  brush.fill("#5b8fd1", 140); brush.fillBleed(0.3); brush.fillTexture(0.5, 0.4);
-  brush.beginShape();
-  brush.vertex(-90, 60); brush.vertex(0, 25); brush.vertex(90, 65); brush.vertex(0, 100);
-  brush.endShape(CLOSE);
-  brush.fill("#f2c14e", 120); brush.fillBleed(0.2);
-  brush.circle(40, -40, 40);
-""")
-
-
-def painted_fraction(rgba: np.ndarray, paper=PAPER, threshold: int = 12) -> float:
-    """Share of pixels that differ from the paper colour by more than `threshold`."""
-    difference = np.abs(rgba[..., :3].astype(int) - np.array(paper)).max(axis=2)
-    return float((difference > threshold).mean())
 
 
 @pytest.fixture(scope="session")

@@ -2,20 +2,12 @@
 
 import numpy as np
 import pytest
-from conftest import SIZE, WATERCOLOUR, painted_fraction, sketch
+from render_sketches import SIZE, WATERCOLOUR, painted_fraction, sketch, within_tolerance
 
 from watercolor.canvas import Status
 from watercolor.render import RenderConfig, RenderPool
-from watercolor.render.pool import DETERMINISM_TOLERANCE
 
 pytestmark = pytest.mark.browser
-
-
-def within_tolerance(a: np.ndarray, b: np.ndarray) -> bool:
-    difference = np.abs(a.astype(int) - b.astype(int)).max(axis=2)
-    return (difference > 0).mean() <= DETERMINISM_TOLERANCE[
-        "max_differing_fraction"
-    ] and difference.max() <= DETERMINISM_TOLERANCE["max_channel_difference"]
 
 
 async def test_watercolour_paints_translucent_layers(pool):

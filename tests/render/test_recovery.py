@@ -4,13 +4,12 @@ import asyncio
 import os
 import signal
 
-import numpy as np
 import pytest
-from conftest import SIZE, WATERCOLOUR, sketch
+from render_sketches import SIZE, WATERCOLOUR, sketch, within_tolerance
 
 from watercolor.canvas import Status
 from watercolor.render import RenderConfig, RenderPool
-from watercolor.render.pool import DETERMINISM_TOLERANCE
+from watercolor.render import page as page_module
 
 pytestmark = pytest.mark.browser
 
@@ -18,11 +17,6 @@ HANG = sketch("for (;;) {}")
 HEAP_BOMB = sketch("const a = []; for (;;) a.push(new Array(1e6).fill(1.5));")
 FLAT = sketch("background(30, 120, 200);")
 BUSY = sketch("const end = Date.now() + 1500; while (Date.now() < end) {}")  # in flight 1.5 s
-
-
-def close_enough(a: np.ndarray, b: np.ndarray) -> bool:
-    difference = np.abs(a.astype(int) - b.astype(int)).max(axis=2)
-    return difference.max() <= DETERMINISM_TOLERANCE["max_channel_difference"]
 
 
 async def test_batch_survives_a_hang_and_a_crash(pool):
@@ -37,10 +31,10 @@ async def test_batch_survives_a_hang_and_a_crash(pool):
         Status.OK,
     ], [c.errors for c in results]
     for canvas in results[::2]:
-        assert close_enough(canvas.rgba, reference.rgba)
+        assert within_tolerance(canvas.rgba, reference.rgba)
     after = await pool.render_batch([WATERCOLOUR, FLAT], seeds=5)
     assert [c.status for c in after] == [Status.OK, Status.OK]
-    assert close_enough(after[0].rgba, reference.rgba)
+    assert within_tolerance(after[0].rgba, reference.rgba)
     assert after[1].rgba[0, 0, :3].tolist() == [30, 120, 200]
 
 
@@ -58,6 +52,14 @@ async def test_killed_browser_is_relaunched_and_no_sketch_is_lost():
         results = await batch
         assert [c.status for c in results] == [Status.OK] * 3, [c.errors for c in results]
         assert own.launches == 3
+
+
+async def test_broken_harness_is_an_infrastructure_error(monkeypatch):
+    monkeypatch.setattr(page_module, "harness_html", lambda: "<!doctype html><p>no runtime</p>")
+    async with RenderPool(RenderConfig(size=SIZE, workers=1)) as broken:
+        canvas = await broken.render(FLAT)
+    assert canvas.status == Status.INFRA_ERROR, canvas.errors
+    assert "__watercolor" in canvas.errors[0]
 
 
 async def test_missing_browser_is_an_infrastructure_error_not_a_sketch_error():

@@ -1,7 +1,7 @@
 """Every bad input a model can write, at render level: each ends as it should, and quickly."""
 
 import pytest
-from conftest import TIME_LIMIT_S, WATERCOLOUR, sketch
+from render_sketches import TIME_LIMIT_S, WATERCOLOUR, sketch
 
 from watercolor.canvas import Status
 

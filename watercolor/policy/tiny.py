@@ -14,10 +14,10 @@ initialise a `Qwen3ForCausalLM` from a small `Qwen3Config`, warm-start it with T
 `save_pretrained` model and tokenizer. Nothing is downloaded.
 
 The result lives in `<cache_root>/tiny-<hash>/`, the hash covering the config, the prompt
-list and `RECIPE_VERSION`; it is built in a temporary directory and renamed into place, so a
-directory that exists is complete, and two processes building the same model at once both end
-up with one good copy. `build.json` beside the weights records the losses, wall time and
-versions.
+list and the source of the modules that build it. It is built in a temporary directory and
+renamed into place, so a directory that exists is complete, and two processes building the
+same model at once both end up with one good copy. `build.json` beside the weights records
+the losses, wall time and versions.
 
 The tokenizer splits text into lines, numbers, colour hex pairs and space-led words before
 BPE (instead of GPT-2's punctuation split), so a line such as `  brush.vertex(-12, 35);` costs
@@ -34,6 +34,7 @@ import json
 import os
 import random
 import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -44,19 +45,23 @@ import torch
 from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
 from transformers import PreTrainedTokenizerFast, Qwen3Config, Qwen3ForCausalLM, set_seed
 
+from watercolor.policy import corpus, motifs, sketches, subjects
 from watercolor.policy.corpus import Mixture, conversation, generate_corpus
+from watercolor.tasks.painting import prompts as painting_prompts
 from watercolor.tasks.painting.prompts import SYSTEM_PROMPT
 from watercolor.tasks.painting.prompts import prompts as task_prompts
 
-RECIPE_VERSION = 2  # bump when the build changes in a way the config does not capture
 DEFAULT_CACHE_ROOT = Path("outputs/cache")
 BUILD_INFO = "build.json"
 PAD, IM_START, IM_END = "<|endoftext|>", "<|im_start|>", "<|im_end|>"
 
-# Digit runs, and the hex digits of a "#rrggbb" colour two at a time: a colour is then always
-# `#` + three pair tokens, which a tiny model learns to count (with runs of free-form hex
-# digits it wrote 4- and 7-digit colours that p5 rejects).
-NUMBERS_AND_HEX_PAIRS = r"(?<=#|#[0-9a-fA-F]{2}|#[0-9a-fA-F]{4})[0-9a-fA-F]{2}|\d+"
+# Digit runs, and the hex digits of a "#rrggbb" colour two at a time, the last pair with the
+# closing quote: a colour is then `"#` + two pair tokens + one pair-and-quote token, which a
+# tiny model learns to count. (With free-form runs of hex digits it wrote 4- and 7-digit
+# colours, and with a separate quote it often forgot it; p5 rejects both.)
+HEX = "[0-9a-fA-F]"
+NUMBERS_AND_HEX_PAIRS = rf'(?<=#|#{HEX}{{2}}){HEX}{{2}}|(?<=#{HEX}{{4}}){HEX}{{2}}"?|\d+'
+
 
 # ChatML, as Qwen models use it, without a thinking block. The assistant's reply sits inside
 # {% generation %} markers so TRL's assistant-only loss works as well as prompt-completion.
@@ -119,9 +124,21 @@ SMOKE = TinyConfig(
 
 
 def config_hash(config: TinyConfig) -> str:
-    """12 hex digits naming the build: config, resolved prompt list, recipe version."""
-    payload = {**asdict(config), "prompts": _prompts(config), "recipe": RECIPE_VERSION}
+    """12 hex digits naming the build: config, resolved prompt list, recipe source."""
+    payload = {**asdict(config), "prompts": _prompts(config), "recipe": recipe_fingerprint()}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def recipe_fingerprint() -> str:
+    """Hash of the source of every module the build runs: a changed recipe is a new model.
+
+    Stricter than a hand-bumped version number (which someone forgets), at the price of a
+    rebuild after cosmetic edits to these files.
+    """
+    digest = hashlib.sha256()
+    for module in (corpus, motifs, sketches, subjects, painting_prompts, sys.modules[__name__]):
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def cache_dir(config: TinyConfig, cache_root: str | Path = DEFAULT_CACHE_ROOT) -> Path:
@@ -137,7 +154,7 @@ def _prompts(config: TinyConfig) -> list[str]:
 
 def training_records(config: TinyConfig, progress: bool = False) -> list[dict]:
     """The SFT dataset: conversational prompt-completion records of the corpus."""
-    corpus = generate_corpus(
+    examples = generate_corpus(
         config.corpus_size,
         seed=config.corpus_seed,
         mixture=config.mixture,
@@ -145,12 +162,11 @@ def training_records(config: TinyConfig, progress: bool = False) -> list[dict]:
         progress=progress,
     )
     rng = random.Random(config.seed)
-    return [
-        conversation(
-            example, config.system_prompt if rng.random() < config.system_prompt_share else None
-        )
-        for example in corpus
-    ]
+    records = []
+    for example in examples:
+        with_system = rng.random() < config.system_prompt_share
+        records.append(conversation(example, config.system_prompt if with_system else None))
+    return records
 
 
 def _record_text(record: dict) -> str:
@@ -182,7 +198,9 @@ def train_tokenizer(
         show_progress=progress,
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
     )
-    tokenizer.train_from_iterator(texts, trainer)
+    # Every hex pair once in each position, so every colour tokenizes the same way.
+    colours = " ".join(f'"#{i:02x}{i:02x}{i:02x}"' for i in range(256))
+    tokenizer.train_from_iterator([*texts, colours], trainer)
     return PreTrainedTokenizerFast(
         tokenizer_object=tokenizer,
         eos_token=IM_END,
@@ -297,7 +315,7 @@ def build_tiny_model(config: TinyConfig, out_dir: str | Path, progress: bool = T
     tokenizer.save_pretrained(out_dir)
     info = {
         "hash": config_hash(config),
-        "recipe": RECIPE_VERSION,
+        "recipe": recipe_fingerprint(),
         "config": asdict(config),
         "parameters": sum(p.numel() for p in model.parameters()),
         "vocab_size": len(tokenizer),

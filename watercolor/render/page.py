@@ -12,9 +12,10 @@ happens in the background while the pool hands out other pages; opening a new pa
 renderer process, document) costs about twice that.
 
 Everything that decides a sketch's fate is watched from Playwright's side, where the sketch
-cannot reach: page crashes, dialogs (dismissed), every request (refused unless it is our own
-load of the harness), uncaught errors (`pageerror`), and the time limit (enforced by
-`Runtime.terminateExecution` over CDP, which stops a busy loop in milliseconds).
+cannot reach: page crashes, dialogs (dismissed), script-initiated navigations (CDP), every
+request (refused unless it is our own load of the harness), uncaught errors (`pageerror`), and
+the time limit (enforced by `Runtime.terminateExecution` over CDP, which stops a busy loop in
+milliseconds).
 """
 
 from __future__ import annotations

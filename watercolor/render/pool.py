@@ -10,49 +10,59 @@
     >>> canvas.status, canvas.rgba.shape
     (<Status.OK: 'ok'>, (256, 256, 4))
 
-One browser, `workers` pages (each in its own browser context, hence its own renderer
-process), each holding a freshly loaded harness document with p5 and p5.brush already parsed,
-so a sketch costs about its own draw time. After each sketch the page loads a fresh document in
-the background (see page.py for why documents are never reused). `render` never raises for a
-bad sketch: it returns a `Canvas` whose status says what happened (`ok`, `error`, `timeout`,
-`crashed`), and `infra_error` only when *we* failed (browser gone and not relaunchable,
-harness broken), so a trainer can drop the sample instead of scoring a fake zero.
+One browser; `workers` sketches run at once, on `workers + 1` pages (each in its own browser
+context, hence its own renderer process), each holding a freshly loaded harness document with
+p5 and p5.brush already started, so a sketch costs about its own draw time. After a sketch its
+page loads a fresh document in the background (page.py says why documents are never reused).
+`render` never raises for a bad sketch: it returns a `Canvas` whose status says what happened
+(`ok`, `error`, `timeout`, `crashed`), and `infra_error` only when *we* failed (the browser
+died twice under the sketch or cannot be launched, the harness is broken), so a trainer can
+drop the sample instead of scoring a fake zero. A sketch in flight when the browser dies is
+run again on a relaunched browser; the other sketches of a batch are not disturbed.
 
 What a sketch gets: p5 global mode, a `size` x `size` WEBGL canvas (`createCanvas` with any size
 up to twice the configured one is made at the configured size, centred as WEBGL is, so a
 sketch for another size is cropped or padded; a larger request, a 2D canvas or no canvas at
 all is an error), `pixelDensity(config.pixel_density)` (the sketch's own calls are ignored),
 `max_frames` calls of `draw()` (then `noLoop()`), and `Math.random`, `random()`, `noise()` and
-p5.brush's generators seeded from `seed`. The pixels are read from the p5 canvas with
-`toDataURL()` (never a screenshot), so elements a sketch lays over its canvas do not count.
+p5.brush's generators seeded from `seed` (the clock is not frozen: a sketch that seeds from
+`Date.now()` is not reproducible). The pixels are read from the p5 canvas with `toDataURL()`
+in the task that drew the last frame (never a screenshot), so elements laid over the canvas do
+not count. `png` is set only when the status is `ok`.
 
-Determinism: the same code and seed give the same picture up to SwiftShader's rasteriser:
-strokes and flat fills are bit-identical; watercolour fills (`fillBleed`/`fillTexture`, many
-translucent layers) differ in a handful of pixels by small amounts (`DETERMINISM_TOLERANCE`).
+Determinism: the same code and seed give the same picture up to SwiftShader's rasteriser.
+Renders in one browser were bit-identical in our runs (also two pages at once); across browser
+launches a layered 600 px watercolour differed in at most 7 of 360,000 pixels by at most 5/255.
+`DETERMINISM_TOLERANCE` is the bound the tests hold it to. A different seed moves the washes.
 
 What the sandbox isolates:
 - network: the harness is served by Playwright for a made-up origin and every other request
-  (fetch, XHR, WebSocket, images, scripts, dynamic import, beacons, file://, navigations) is
-  refused three times over: the document's CSP (`default-src 'none'`, see harness.py),
-  Playwright's routing (only our own one-time harness URL is answered) and Chromium flags (all
-  host names resolve to nothing; WebRTC may not use UDP). Any attempt fails the sketch.
+  (fetch, XHR, WebSocket, EventSource, images, scripts, workers, dynamic import, beacons,
+  file://, navigations) is refused three times over: the document's CSP (`default-src
+  'none'`, see harness.py), Playwright's routing (only our own one-time harness URL is
+  answered) and Chromium flags (all host names resolve to nothing; WebRTC may not use UDP).
+  Any attempt fails the sketch, with the refused URL in `errors`.
 - files and storage: the document has an opaque origin (CSP `sandbox`), so no cookies,
   localStorage or IndexedDB; file:// is refused; downloads, popups and forms are off.
 - state: each sketch gets a new document in a new JS realm; nothing carries over.
 - time: `time_limit_s` per sketch (setup, frames and pixel read-back), enforced from Python;
   a busy loop is stopped with CDP `Runtime.terminateExecution` and the page reloaded.
 - memory: V8's heap is capped (`--max-old-space-size=js_heap_mb`), so allocation bombs end
-  as `crashed` in about a second; deep recursion ends as a RangeError (`error`).
-- dialogs are dismissed, navigation and reload are refused; both fail the sketch.
+  as `crashed` in about a second; a watchdog kills any renderer process above
+  `RENDERER_MEMORY_FACTOR * js_heap_mb` resident (canvas and image bombs: `crashed` in ~2 s);
+  typed-array bombs end as a RangeError, deep recursion too (`error`).
+- dialogs (alert, confirm, prompt) are dismissed; navigation and reload are refused; each
+  fails the sketch and is named in `errors`.
 - errors are caught by listeners installed before the sketch runs and by Playwright's
   `pageerror`, so overriding window.onerror, console or addEventListener hides nothing.
 
 What it does not isolate: Chromium runs with `--no-sandbox` (we are root in containers), so a
-renderer exploit would own this user account; CPU, GPU-process and cache side channels, and
-CPU contention (SwiftShader's WebGL runs in one GPU process shared by all pages, so one heavy
-sketch slows the others); memory outside the V8 heap (typed arrays, canvases, WebGL buffers)
-is bounded only by the time limit and the machine; a sketch can tamper with its own page
-(e.g. prototypes the harness did not save) and so fail its own render, never another's.
+renderer exploit would own this user account; Chromium's own bugs; CPU, GPU-process and cache
+side channels; CPU contention (SwiftShader's WebGL runs in one GPU process shared by all pages,
+so one heavy sketch slows the others, and its GPU memory is bounded only by the time limit);
+a sketch can tamper with its own page (e.g. prototypes the harness did not save) and so fail
+its own render, never another's. Always close the pool (`async with`): a process that exits
+without closing it leaves Chromium processes behind.
 """
 
 from __future__ import annotations

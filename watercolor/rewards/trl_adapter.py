@@ -78,6 +78,7 @@ class RolloutScorer:
         self.reward_set, self.painter = reward_set, painter
         self.num_generations, self.seed, self.on_batch = num_generations, seed, on_batch
         self._batches: dict[tuple, asyncio.Task] = {}
+        self._codes: set[str] = set()  # every violation code seen so far in this run
 
     def reward_functions(self) -> tuple[list[Callable], list[float]]:
         """TRL reward functions (named after the components) and their `reward_weights`."""
@@ -116,23 +117,28 @@ class RolloutScorer:
         for start in range(0, len(canvases), size):  # group components see one GRPO group
             group = slice(start, start + size)
             scores += self.reward_set.score_batch(canvases[group], prompt=texts[group])
-        rollouts = Rollouts(step, texts, list(replies), canvases, scores, self.trl_weights())
-        log_batch_metrics(rollouts, kwargs.get("log_metric"))
+        # Numbered as the optimisation step these completions train (metrics use the same).
+        rollouts = Rollouts(step + 1, texts, list(replies), canvases, scores, self.trl_weights())
+        self._codes |= {code for c in canvases for code in c.violations}
+        log_batch_metrics(rollouts, kwargs.get("log_metric"), self._codes)
         if self.on_batch is not None:
             self.on_batch(rollouts)
         return rollouts
 
 
-def batch_metrics(rollouts: Rollouts) -> dict[str, float]:
-    """Execution rate, violation rate per code, render time and raw component means."""
+def batch_metrics(rollouts: Rollouts, codes: set[str] = frozenset()) -> dict[str, float]:
+    """Execution rate, violation rate per code, render time and raw component means.
+
+    Every code in `codes` is reported, 0 when absent from this batch, so that a rate averaged
+    over a logging window (or read as "the latest value") is not stale.
+    """
     canvases = rollouts.canvases
     metrics = {
         "execution_rate": sum(c.ok for c in canvases) / len(canvases),
         "infra_failure_rate": sum(c.status == Status.INFRA_ERROR for c in canvases) / len(canvases),
         "render_s": statistics.fmean(c.timings.get("total_ms", 0.0) for c in canvases) / 1000,
     }
-    codes = sorted({code for c in canvases for code in c.violations})
-    for code in codes:
+    for code in sorted(set(codes) | {code for c in canvases for code in c.violations}):
         metrics[f"violations/{code}"] = sum(code in c.violations for c in canvases) / len(canvases)
     for name in rollouts.scores[0].components if rollouts.scores else ():
         values = [s.components.get(name) for s in rollouts.scores]
@@ -142,8 +148,10 @@ def batch_metrics(rollouts: Rollouts) -> dict[str, float]:
     return metrics
 
 
-def log_batch_metrics(rollouts: Rollouts, log_metric: Callable | None) -> None:
+def log_batch_metrics(
+    rollouts: Rollouts, log_metric: Callable | None, codes: set[str] = frozenset()
+) -> None:
     if log_metric is None:
         return
-    for name, value in batch_metrics(rollouts).items():
+    for name, value in batch_metrics(rollouts, codes).items():
         log_metric(name, value)

@@ -1,0 +1,139 @@
+"""`watercolor.evaluate`: sample the tiny smoke model, render for real, score with every set."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import mlflow
+import pandas as pd
+import pytest
+from conftest import REPO
+
+from watercolor.canvas import Status
+from watercolor.evaluate import (
+    Sample,
+    evaluate_model,
+    generate_samples,
+    load_reward_sets,
+    paint_replies,
+    resolve_checkpoint,
+    save_canvases,
+    score_rows,
+    write_report,
+)
+from watercolor.policy.loading import load_policy
+from watercolor.policy.tiny import SMOKE, ensure_tiny_model
+from watercolor.render.painters import LocalPainter
+from watercolor.render.pool import RenderConfig
+from watercolor.tasks.painting import sample_sketches
+from watercolor.tasks.painting.episode import paint
+from watercolor.tasks.painting.prompts import prompts
+
+REWARD_SETS = sorted(p.stem for p in (REPO / "conf" / "reward").glob("*.yaml"))
+RENDER = RenderConfig(pixel_density=0.5, time_limit_s=15.0)
+
+
+@pytest.fixture(scope="module")
+def smoke_model():
+    """The cached smoke-scale tiny painter (built on first use, ~1 min)."""
+    return ensure_tiny_model(SMOKE, cache_root=REPO / "outputs" / "cache", progress=False)
+
+
+@pytest.fixture(scope="module")
+def reward_sets():
+    return load_reward_sets()
+
+
+def test_every_reward_set_in_conf_is_loaded(reward_sets):
+    assert sorted(reward_sets) == REWARD_SETS and {"coarse", "fine_grained", "gated"} <= set(
+        reward_sets
+    )
+    assert list(load_reward_sets(["gated"])) == ["gated"]
+
+
+def test_sampling_is_seeded_per_prompt(smoke_model):
+    model, tokenizer = load_policy(smoke_model)
+    a, b = prompts("heldout")[:2]
+
+    def replies(asked, seed=0):
+        found = generate_samples(model, tokenizer, asked, samples=2, seed=seed,
+                                 generation={"max_new_tokens": 24}, progress=False)  # fmt: skip
+        return [s.reply for s in found if s.prompt == b]
+
+    assert replies([a, b]) == replies([b])  # b's replies do not depend on what else is asked
+    assert replies([b], seed=1) != replies([b])
+
+
+@pytest.mark.browser
+def test_evaluate_the_tiny_model_scores_every_sample_under_every_set(smoke_model, reward_sets,
+                                                                     tmp_path):  # fmt: skip
+    table = evaluate_model(
+        smoke_model, prompts("heldout")[:2], reward_sets, samples=2, seed=0,
+        generation={"max_new_tokens": 160}, render=RENDER,
+        canvas_dir=tmp_path / "canvases", progress=False,
+    )  # fmt: skip
+    assert len(table) == 4 and list(table["sample"]) == [0, 1, 0, 1]
+    assert {f"total/{name}" for name in REWARD_SETS} <= set(table.columns)
+    assert {"gated/clean_run", "fine_grained/translucent_layering", "coarse/palette_match"} <= set(
+        table.columns
+    )
+    assert set(table["status"]) <= {str(s) for s in Status} - {str(Status.INFRA_ERROR)}
+    refused = table["status"] != str(Status.OK)
+    assert (table.loc[refused, "total/gated"] == 0).all()  # the hard gate
+    assert (table["completion_tokens"] <= 160).all()
+    assert len(list((tmp_path / "canvases").glob("*.js"))) == 4
+
+    summary = write_report(table, tmp_path, "tiny smoke", tmp_path / "canvases")
+    assert {f"total/{name}" for name in REWARD_SETS} <= set(summary)
+    assert summary["samples"] == 4 and 0 <= summary["execution_rate"] <= 1
+    assert pd.read_parquet(tmp_path / "samples.parquet").shape == table.shape
+    assert len(pd.read_csv(tmp_path / "samples.csv")) == 4
+    page = (tmp_path / "gallery.html").read_text()
+    assert all(prompt in page for prompt in table["prompt"])
+
+
+@pytest.mark.browser
+def test_painted_canvases_reach_the_summary_and_the_gallery(reward_sets, tmp_path):
+    sketches = sample_sketches()
+    p0, p1 = "paint an olive pear in watercolour", "paint a coral koi fish in watercolour"
+    samples = [
+        Sample(0, p0, 0, f"```js\n{sketches['pears']}\n```", 900, False),
+        Sample(0, p0, 1, f"```js\n{sketches['koi']}\n```", 900, False),
+        Sample(1, p1, 0, "I would rather not paint today.", 8, False),
+    ]
+    painter = LocalPainter(RENDER, paint)
+    canvases = asyncio.run(paint_replies([s.reply for s in samples], painter, progress=False))
+    assert painter.pool is None  # closed after the batch
+    table = pd.DataFrame(score_rows(samples, canvases, reward_sets))
+    table.insert(1, "image", save_canvases(samples, canvases, tmp_path / "canvases"))
+    summary = write_report(table, tmp_path, "samples", tmp_path / "canvases")
+
+    assert list(table["status"]) == ["ok", "ok", "violation"]
+    assert summary["execution_rate"] == pytest.approx(2 / 3)
+    assert summary["violations/no_sketch"] == pytest.approx(1 / 3)
+    assert summary["layering"] > 0 and 0 <= summary["flat_block_rate"] <= 1
+    assert summary["diversity"] > 0  # two different paintings of one prompt
+    assert summary["total/gated"] > 0 and table["total/gated"].iloc[2] == 0
+    page = (tmp_path / "gallery.html").read_text()
+    images = re.findall(r'<img src="([^"]+)"', page)
+    assert len(images) == 2 and all((tmp_path / src).is_file() for src in images)
+    assert "no_sketch" in page and p1 in page
+
+
+def test_checkpoints_resolve_from_run_dirs_run_ids_and_hub_ids(store, tmp_path):
+    run_dir = tmp_path / "run"
+    (run_dir / "final").mkdir(parents=True)
+    (run_dir / "mlflow_run_id").write_text("0" * 32)
+    assert resolve_checkpoint(str(run_dir), tmp_path) == (str(run_dir / "final"), "0" * 32)
+    assert resolve_checkpoint("Qwen/Qwen3.5-4B", tmp_path) == ("Qwen/Qwen3.5-4B", None)
+
+    mlflow.set_tracking_uri(store["uri"])
+    experiment = mlflow.create_experiment("checkpoints", (tmp_path / "artifacts").as_uri())
+    with mlflow.start_run(experiment_id=experiment) as run:
+        mlflow.log_text("{}", "final_model/config.json")
+    run_id = run.info.run_id
+    path, source = resolve_checkpoint(run_id, tmp_path / "downloads")
+    assert source == run_id and Path(path) == tmp_path / "downloads" / run_id / "final_model"
+    assert (Path(path) / "config.json").is_file()

@@ -1,0 +1,94 @@
+"""The TRL adapter: one render per completion, TRL's weighted sum == the set's total, None
+for infrastructure failures. Real Chromium renders the completions."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from watercolor.canvas import Status
+from watercolor.config import reward_set
+from watercolor.render.painters import LocalPainter
+from watercolor.render.pool import RenderConfig, RenderPool
+from watercolor.rewards.trl_adapter import RolloutScorer
+from watercolor.tasks.painting import sample_sketches
+from watercolor.tasks.painting.episode import paint
+
+pytestmark = pytest.mark.browser
+
+THROWS = """```js
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  background("#f4ecd8");
+  brush.noStroke();
+  brush.fill("#d9485a", 150);
+  brush.circle(0, 0, 120);
+  undefinedFunction();
+}
+```"""
+COMPLETIONS = [
+    [{"role": "assistant", "content": f"```js\n{sample_sketches()['koi']}\n```"}],
+    [{"role": "assistant", "content": THROWS}],
+    [{"role": "assistant", "content": "I would paint a hibiscus."}],
+    [{"role": "assistant", "content": f"```js\n{sample_sketches()['pears']}\n```"}],
+]
+PROMPTS = [[{"role": "user", "content": "paint a coral koi pond in watercolour"}]] * 4
+
+
+class CountingPainter(LocalPainter):
+    calls = 0
+
+    async def __call__(self, reply, seed=0):
+        CountingPainter.calls += 1
+        return await super().__call__(reply, seed)
+
+
+async def call_all(funcs, completions=COMPLETIONS):
+    outputs = await asyncio.gather(*(f(prompts=PROMPTS, completions=completions) for f in funcs))
+    return list(outputs)
+
+
+@pytest.fixture(scope="module")
+def config():
+    return RenderConfig(size=600, pixel_density=0.5, workers=2, time_limit_s=60)
+
+
+@pytest.mark.parametrize("name", ["coarse", "fine_grained", "gated"])
+async def test_weighted_sum_is_the_set_total(name, config):
+    rewards, painter = reward_set(name), CountingPainter(config, paint)
+    batches = []
+    scorer = RolloutScorer(rewards, painter, num_generations=4, on_batch=batches.append)
+    funcs, weights = scorer.reward_functions()
+    CountingPainter.calls = 0
+    try:
+        outputs = await call_all(funcs)
+    finally:
+        await painter.close()
+    assert [f.__name__ for f in funcs] == list(rewards.weights)
+    assert CountingPainter.calls == len(COMPLETIONS)  # one render per completion
+    (batch,) = batches
+    for i, score in enumerate(batch.scores):
+        trl_total = sum(w * out[i] for w, out in zip(weights, outputs, strict=True))
+        assert trl_total == pytest.approx(score.total)
+    statuses = [c.status for c in batch.canvases]
+    assert statuses == [Status.OK, Status.ERROR, Status.VIOLATION, Status.OK]
+    if name == "gated":
+        assert all(out[1] == 0 and out[2] == 0 for out in outputs)
+        assert batch.scores[0].total > 0.3
+
+
+async def test_infrastructure_failure_is_none_for_every_function():
+    # A pool whose browser cannot be launched: every render is the pool's own infra_error.
+    pool = RenderPool(RenderConfig(chromium="/nonexistent/chromium", workers=1))
+
+    async def painter(reply, seed=0):
+        return await paint(pool, reply, seed=seed)
+
+    scorer = RolloutScorer(reward_set("gated"), painter, num_generations=4)
+    funcs, _ = scorer.reward_functions()
+    try:
+        outputs = await call_all(funcs, COMPLETIONS[:1] * 4)
+    finally:
+        await pool.close()
+    assert all(value is None for out in outputs for value in out)
