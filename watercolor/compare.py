@@ -35,7 +35,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 from mlflow.entities import Run
 
-from watercolor.evaluate import gallery_html
+from watercolor.gallery import gallery_html
 from watercolor.tracking import RUN_ID_FILE, mlflow_run, tracking_uri
 
 DEFAULT_URI = f"sqlite:///{Path('outputs/mlflow.db').resolve()}"

@@ -28,7 +28,6 @@ What this isolates: nothing itself; replies run in the render pool's sandboxed p
 from __future__ import annotations
 
 import asyncio
-import html
 import json
 import re
 import zlib
@@ -49,6 +48,7 @@ from tqdm.auto import tqdm
 
 from watercolor import config
 from watercolor.canvas import Canvas, Status
+from watercolor.gallery import gallery_html
 from watercolor.policy.loading import load_policy
 from watercolor.policy.tiny import torch_threads
 from watercolor.render.painters import Episode, LocalPainter
@@ -330,42 +330,6 @@ def _component(table: pd.DataFrame, name: str) -> str | None:
     """The first `<set>/<name>` column, or None (none of the sets computes it, or no rows)."""
     columns = [c for c in table.columns if c.endswith(f"/{name}") and not c.startswith("total/")]
     return columns[0] if columns and len(table) else None
-
-
-def gallery_html(title: str, sections: Sequence[tuple[str, Sequence[dict]]]) -> str:
-    """A self-contained HTML page: titled sections of cards `{image, caption, lines}`.
-
-    `image` is a relative path (None: a grey placeholder), `caption` a heading, `lines` the
-    text under it. Shared with `watercolor.compare`.
-    """
-    parts = [f"<!doctype html><meta charset=utf-8><title>{html.escape(title)}</title>", _STYLE]
-    parts.append(f"<h1>{html.escape(title)}</h1>")
-    for heading, cards in sections:
-        parts.append(f"<h2>{html.escape(heading)}</h2><div class=row>")
-        parts += [_card(card) for card in cards]
-        parts.append("</div>")
-    return "\n".join(parts)
-
-
-_STYLE = """<style>
-body{font-family:sans-serif;margin:1em;background:#faf8f3}
-.row{display:flex;flex-wrap:wrap;gap:12px}
-.card{width:220px;font-size:12px}
-.card img,.none{width:220px;height:220px;object-fit:contain;background:#888;display:block}
-.none{color:#fff;display:flex;align-items:center;justify-content:center}
-.card p{margin:2px 0}
-</style>"""
-
-
-def _card(card: dict) -> str:
-    image = card.get("image")
-    if image:
-        picture = f'<img src="{html.escape(str(image))}" loading=lazy>'
-    else:
-        picture = f"<div class=none>{html.escape(card.get('placeholder', 'no canvas'))}</div>"
-    lines = "".join(f"<p>{html.escape(str(line))}</p>" for line in card.get("lines", ()))
-    caption = html.escape(card.get("caption", ""))
-    return f"<div class=card>{picture}<p><b>{caption}</b></p>{lines}</div>"
 
 
 def sample_cards(table: pd.DataFrame, image_prefix: str) -> list[tuple[str, list[dict]]]:

@@ -7,13 +7,13 @@ import pytest
 
 from watercolor.policy.corpus import KINDS, VALID_KINDS, Mixture, conversation, generate_corpus
 from watercolor.policy.motifs import MOTIFS, Blob, Circle, Ring, compose
-from watercolor.policy.sketches import UNDEFINED_CALLS, UNKNOWN_BRUSH_CALLS, WASH_ALPHA
+from watercolor.policy.sketches import UNDEFINED_CALLS, UNKNOWN_BRUSH_CALLS, WASH_ALPHA, fill_call
 from watercolor.policy.subjects import read_prompt
 from watercolor.render.assets import brush_methods
 from watercolor.tasks.painting.gate import GateRules, check_reply, extract_sketch
 from watercolor.tasks.painting.prompts import COLOURS, prompts
 
-FILL = re.compile(r'brush\.fill\("(#[0-9a-f]{6})", (\d+)\)')
+FILL = re.compile(r"brush\.fill\((\d+), (\d+), (\d+), (\d+)\)")
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +72,7 @@ def mean(values):
 
 def wash_share(example):
     """Share of the reply's fills whose opacity is in the translucent-but-visible band."""
-    alphas = [int(a) for _, a in FILL.findall(example.reply)]
+    alphas = [int(fill[3]) for fill in FILL.findall(example.reply)]
     return sum(WASH_ALPHA[0] <= a <= WASH_ALPHA[1] for a in alphas) / len(alphas)
 
 
@@ -82,7 +82,7 @@ def test_layered_washes_are_translucent_and_flat_fills_opaque(corpus):
     assert any("fillBleed(0." in e.reply for e in layered)
     assert any("fillTexture(0." in e.reply for e in layered)
     for example in by_kind(corpus, "flat"):
-        assert {a for _, a in FILL.findall(example.reply)} == {"255"}
+        assert {fill[3] for fill in FILL.findall(example.reply)} == {"255"}
         assert "fillBleed(0." not in example.reply and "fillTexture(0." not in example.reply
 
 
@@ -140,8 +140,8 @@ def test_sketches_are_painted_in_the_prompt_colour_unless_marked_off_prompt(corp
     for example in corpus:
         asked, _ = read_prompt(example.prompt)
         assert (example.colour == asked) == example.on_prompt
-    for example in by_kind(corpus, "flat"):  # flat fills use the pigment exactly
-        assert (COLOURS[example.colour] in example.reply) or example.colour not in COLOURS
+    for example in by_kind(corpus, "flat"):  # flat fills use the pigment itself
+        assert fill_call(COLOURS[example.colour], 255) in example.reply
     exact = generate_corpus(50, mixture=Mixture(off_prompt_colour=0))
     assert all(example.on_prompt for example in exact)
 

@@ -10,7 +10,7 @@
 
 Styles, from what the task wants to what it forbids:
 
-- `layered`: translucent `brush.fill(hex, alpha)` washes, glazed in several passes, with
+- `layered`: translucent `brush.fill(r, g, b, alpha)` washes, glazed in several passes, with
   `fillBleed` / `fillTexture`; quality varies (passes; alpha in the visible-but-translucent
   band or too faint / too heavy; bleed and texture use).
 - `flat`: opaque fills (alpha 255), bleed and texture mostly switched off (p5.brush's
@@ -95,6 +95,16 @@ def palette(main: str, rng: random.Random) -> dict[str, str]:
         "ground": rng.choice(("#a68a5b", "#8f7a55", "#b59b6b")),
         "trunk": rng.choice(("#6b4a2f", "#5a3d2b")),
     }
+
+
+def fill_call(colour: str, alpha: int) -> str:
+    """`brush.fill(r, g, b, alpha)`, channels snapped to multiples of 5.
+
+    p5.brush also takes `fill("#rrggbb", alpha)`, but a tiny model writes four numbers far
+    more reliably than a six-digit hex string (it miscounts the digits and drops the quote).
+    """
+    r, g, b = (min(255, snap(c)) for c in _rgb(colour))
+    return f"brush.fill({r}, {g}, {b}, {alpha});"
 
 
 # --- shapes -------------------------------------------------------------------------------
@@ -219,9 +229,7 @@ def layered(
         for i, shapes in enumerate(_glazes(part, rng, quality)):
             if i and len(body) > GLAZE_BUDGET:
                 break
-            body.append(
-                f'brush.fill("{jitter(colours[part.role], rng)}", {_wash_alpha(rng, quality)});'
-            )
+            body.append(fill_call(jitter(colours[part.role], rng), _wash_alpha(rng, quality)))
             body += [line for s in shapes for line in brush_shape(s, rng)]
     return _sketch(body)
 
@@ -232,7 +240,7 @@ def flat(parts: list[Part], colours: dict[str, str], rng: random.Random) -> str:
     if rng.random() < 0.8:  # p5.brush fills bleed and grain by default; most turn that off
         body += ["brush.fillBleed(0);", "brush.fillTexture(0, 0);"]
     for part in parts:
-        body.append(f'brush.fill("{colours[part.role]}", 255);')
+        body.append(fill_call(colours[part.role], 255))
         body += [line for s in part.shapes for line in brush_shape(s, rng)]
     return _sketch(body)
 
