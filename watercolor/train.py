@@ -28,8 +28,9 @@ from transformers.trainer_utils import get_last_checkpoint
 from trl import GRPOConfig, GRPOTrainer
 
 from watercolor.policy.loading import load_policy
-from watercolor.render.painters import LocalPainter
-from watercolor.rewards.trl_adapter import RolloutScorer
+from watercolor.render.painters import Episode, LocalPainter
+from watercolor.render.pool import RenderConfig
+from watercolor.rewards.trl_adapter import Painter, RolloutScorer
 from watercolor.tracking import RolloutLogger, flatten, mlflow_run
 
 
@@ -46,6 +47,12 @@ def build_policy(model: DictConfig):
     return load_policy(str(name_or_path), lora=lora, dtype=model.dtype)
 
 
+def build_painter(renderer: DictConfig, episode: Episode) -> Painter:
+    """A local warm Chromium pool (renderer is a RenderConfig), or a remote painter as given."""
+    built = instantiate(renderer)
+    return LocalPainter(built, episode) if isinstance(built, RenderConfig) else built
+
+
 def run_tags(seed: int) -> dict[str, str]:
     """The job's group choices, seed and overrides, for filtering runs in MLflow."""
     hydra_cfg = HydraConfig.get()
@@ -60,10 +67,10 @@ def final_reward(trainer: GRPOTrainer, last: int = 5) -> float:
     return statistics.fmean(rewards[-last:]) if rewards else float("nan")
 
 
-def close_painter(trainer: GRPOTrainer, painter: LocalPainter) -> None:
-    """Close the Chromium pool on the event loop TRL ran the reward functions on."""
+def close_painter(trainer: GRPOTrainer, painter) -> None:
+    """Close the painter (its Chromium pool) on the event loop TRL ran the rewards on."""
     loop = getattr(trainer, "async_loop", None)
-    if painter.pool is not None and loop is not None and loop.is_running():
+    if loop is not None and loop.is_running():
         asyncio.run_coroutine_threadsafe(painter.close(), loop).result(timeout=60)
 
 
@@ -73,7 +80,7 @@ def main(cfg: DictConfig) -> float:
     set_seed(cfg.seed)
     model, tokenizer = build_policy(cfg.model)
     dataset = build_dataset(cfg.task)
-    painter = LocalPainter(instantiate(cfg.renderer), instantiate(cfg.task.episode))
+    painter = build_painter(cfg.renderer, instantiate(cfg.task.episode))
     logger = RolloutLogger(every=cfg.tracking.log_canvases_every)
     trainer_kwargs = OmegaConf.to_container(cfg.trainer, resolve=True)
     scorer = RolloutScorer(

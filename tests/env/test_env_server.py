@@ -169,3 +169,27 @@ async def test_a_client_that_drops_mid_step_does_not_hurt_the_server(
         await env.reset(seed=9)
         result = await env.step(PaintAction(reply=bad_reply))
     assert result.observation.status == "violation" and process.poll() is None
+
+
+async def test_training_scores_rollouts_rendered_on_the_server(
+    server, watercolour_reply, bad_reply
+):
+    """renderer=remote: the TRL adapter paints through the server and scores locally."""
+    from watercolor.config import reward_set
+    from watercolor.env.client import RemotePainter
+    from watercolor.rewards.trl_adapter import RolloutScorer
+
+    url, _ = server
+    batches = []
+    scorer = RolloutScorer(
+        reward_set("gated"), RemotePainter([url]), num_generations=2, on_batch=batches.append
+    )
+    funcs, weights = scorer.reward_functions()
+    completions = [[{"role": "assistant", "content": r}] for r in (watercolour_reply, bad_reply)]
+    prompts = [[{"role": "user", "content": "paint a blue pond in watercolour"}]] * 2
+    outputs = await asyncio.gather(*(f(prompts=prompts, completions=completions) for f in funcs))
+    totals = [sum(w * out[i] for w, out in zip(weights, outputs, strict=True)) for i in range(2)]
+    (batch,) = batches
+    assert [c.status for c in batch.canvases] == ["ok", "violation"]
+    assert totals[0] == pytest.approx(batch.scores[0].total) and totals[0] > 0
+    assert totals[1] == 0

@@ -27,6 +27,7 @@ from openenv.core.client_types import StepResult
 from openenv.core.env_client import EnvClient
 from websockets.exceptions import ConnectionClosed
 
+from watercolor.canvas import Canvas
 from watercolor.env.models import PaintAction, PaintObservation, PaintState
 
 
@@ -77,15 +78,49 @@ async def paint_remote(
         server = i % len(base_urls)
         url = base_urls[server]
         async with limits[server]:
-            try:
-                return await paint_one(
-                    url, replies[i], seed=seeds[i], prompt=prompts[i], timeout_s=timeout_s
-                )
-            except (OSError, RuntimeError, TimeoutError, ConnectionClosed) as error:
-                # Server down, refused or too slow: no verdict on the reply (reward None).
-                errors = [f"{url}: {error!r}"]
-                return PaintObservation(
-                    status="infra_error", errors=errors, done=True, seed=seeds[i]
-                )
+            return await _observe(url, replies[i], seeds[i], timeout_s, prompts[i])
 
     return list(await asyncio.gather(*(one(i) for i in range(len(replies)))))
+
+
+class RemotePainter:
+    """`await painter(reply, seed) -> Canvas` on remote environment servers (training's renderer).
+
+    Replies go round-robin over `urls`, at most `sessions_per_server` in flight on each. The
+    servers apply their own gate rules (their defaults: the anchor's); the returned Canvas is
+    scored locally with the run's reward set, like a local render.
+    """
+
+    def __init__(
+        self, urls: Sequence[str], sessions_per_server: int = 8, timeout_s: float = 600.0
+    ) -> None:
+        if not urls:
+            raise ValueError("RemotePainter needs at least one server URL")
+        self.urls, self.sessions_per_server, self.timeout_s = (
+            list(urls),
+            sessions_per_server,
+            timeout_s,
+        )
+        self._limits: list[asyncio.Semaphore] | None = None
+        self._next = 0
+
+    async def __call__(self, reply: str, seed: int = 0) -> Canvas:
+        if self._limits is None:  # made on the loop that uses them
+            self._limits = [asyncio.Semaphore(self.sessions_per_server) for _ in self.urls]
+        server, self._next = self._next % len(self.urls), self._next + 1
+        async with self._limits[server]:
+            observation = await _observe(self.urls[server], reply, seed, self.timeout_s)
+        return observation.to_canvas(reply=reply)
+
+    async def close(self) -> None:
+        """Nothing to close: each episode opens and closes its own session."""
+
+
+async def _observe(
+    url: str, reply: str, seed: int, timeout_s: float, prompt: str | None = None
+) -> PaintObservation:
+    try:
+        return await paint_one(url, reply, seed=seed, prompt=prompt, timeout_s=timeout_s)
+    except (OSError, RuntimeError, TimeoutError, ConnectionClosed) as error:
+        errors = [f"{url}: {error!r}"]  # down, refused or too slow: no verdict (None)
+        return PaintObservation(status="infra_error", errors=errors, done=True, seed=seed)

@@ -20,9 +20,10 @@ import uvicorn
 from fastapi import FastAPI
 from openenv.core.env_server.http_server import create_app
 
+from watercolor.config import reward_set, reward_set_names
 from watercolor.env.environment import PaintEnvironment, Scorer
 from watercolor.env.models import PaintAction, PaintObservation, PaintState
-from watercolor.env.scoring import gated_coverage
+from watercolor.env.scoring import RewardSetScore
 from watercolor.render.pool import RenderConfig, RenderPool
 from watercolor.tasks.painting.gate import DEFAULT_RULES, GateRules
 
@@ -32,9 +33,13 @@ def build_app(
     max_sessions: int = 16,
     render: RenderConfig | None = None,
     rules: GateRules = DEFAULT_RULES,
-    score: Scorer = gated_coverage,
+    score: Scorer | None = None,
 ) -> FastAPI:
-    """The OpenEnv app: `max_sessions` concurrent sessions over one pool started with the app."""
+    """The OpenEnv app: `max_sessions` concurrent sessions over one pool started with the app.
+
+    `score` defaults to the `gated` reward set (conf/reward/gated.yaml).
+    """
+    score = score or RewardSetScore(reward_set("gated"))
     pool = RenderPool(render or RenderConfig())
     factory = functools.partial(PaintEnvironment, pool, rules=rules, score=score)
     app = create_app(
@@ -60,6 +65,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--size", type=int, default=RenderConfig.size, help="canvas size (px)")
     parser.add_argument("--pixel-density", type=float, default=RenderConfig.pixel_density)
     parser.add_argument("--time-limit", type=float, default=RenderConfig.time_limit_s, help="s")
+    parser.add_argument("--reward", default="gated", help=f"reward set: {reward_set_names()}")
     parser.add_argument("--log-level", default="info")
     args = parser.parse_args(argv)
     render = RenderConfig(
@@ -68,7 +74,8 @@ def main(argv: list[str] | None = None) -> None:
         workers=args.workers,
         time_limit_s=args.time_limit,
     )
-    app = build_app(max_sessions=args.max_sessions, render=render)
+    score = RewardSetScore(reward_set(args.reward))
+    app = build_app(max_sessions=args.max_sessions, render=render, score=score)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
 
 
