@@ -57,3 +57,12 @@ def test_reweighting_from_the_command_line():
     assert instantiate(cfg.reward).weights["coverage"] == 0
     cfg = compose_train(["reward=gated", "~reward.components.coverage"])
     assert "coverage" not in instantiate(cfg.reward).weights
+
+
+@pytest.mark.parametrize("launcher", ["slurm", "local_parallel"])
+def test_launcher_configs_compose(launcher):
+    from hydra import compose, initialize_config_dir
+
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose("train", [f"hydra/launcher={launcher}"], return_hydra_config=True)
+    assert "submitit_launcher" in cfg.hydra.launcher._target_

@@ -9,19 +9,19 @@ function setup() {
 
   brush.fillTexture(0.5, 0.3);
   brush.fillBleed(0.6);
-  band(-320, -80, "#b4a0d6", 70);
-  band(-160, 40, "#f2a68a", 60);
-  band(-20, 120, "#e0aa2c", 50);
-  brush.fill("#f2a68a", 80);
+  band(-320, -80, "#b4a0d6", 120);
+  band(-160, 40, "#f2a68a", 110);
+  band(-20, 120, "#e0aa2c", 100);
+  brush.fill("#f2a68a", 130);
   brush.circle(90, 10, 55, true);
 
   // Distant hills, then nearer ones a little stronger.
   brush.fillBleed(0.3);
   brush.fillTexture(0.6, 0.5);
-  hills(110, "#8e93b0", 80, 2);
-  hills(170, "#566577", 90, 5);
+  hills(110, "#8e93b0", 120, 2);
+  hills(170, "#566577", 130, 5);
   brush.fillBleed(0.5);
-  band(230, 320, "#b4a0d6", 60);
+  band(230, 320, "#b4a0d6", 100);
 }
 
 // A horizontal wash between two heights, its edges a little uneven.

@@ -8,6 +8,6 @@ function setup() {
   brush.noStroke();
   brush.fillBleed(0.5);
   brush.fillTexture(0.6, 0.4);
-  brush.fill("#ee7a62", 170);
+  brush.fill("#ee7a62", 255);
   brush.circle(0, 0, 380, true);
 }

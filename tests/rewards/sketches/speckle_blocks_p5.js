@@ -17,13 +17,13 @@ function setup() {
     const y = random(-200, 240);
     const v = random() < 0.5 ? 40 : 255;
     fill(v, v, v, 70);
-    dot(x, y, 2);
+    speck(x, y, 2);
   }
   endShape();
 }
 
 // A square dot of side s as two triangles (one shape for all dots: one draw call).
-function dot(x, y, s) {
+function speck(x, y, s) {
   vertex(x, y); vertex(x + s, y); vertex(x + s, y + s);
   vertex(x, y); vertex(x + s, y + s); vertex(x, y + s);
 }

@@ -15,14 +15,14 @@ function setup() {
       const [cr, cg, cb] = colours[floor(random(4))];
       const k = random(0.6, 1.2);
       fill(cr * k, cg * k, cb * k);
-      dot(cx + d * cos(a), cy + d * sin(a), 2);
+      speck(cx + d * cos(a), cy + d * sin(a), 2);
     }
   }
   endShape();
 }
 
 // A square dot of side s as two triangles (one shape for all dots: one draw call).
-function dot(x, y, s) {
+function speck(x, y, s) {
   vertex(x, y); vertex(x + s, y); vertex(x + s, y + s);
   vertex(x, y); vertex(x + s, y + s); vertex(x, y + s);
 }
