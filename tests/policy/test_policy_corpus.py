@@ -104,7 +104,7 @@ def test_the_task_gate_passes_brush_washes_and_rejects_the_rest(corpus):
 
     assert all(codes(e) == set() for e in by_kind(corpus, "layered") + by_kind(corpus, "flat"))
     assert all("bare_primitive" in codes(e) for e in by_kind(corpus, "plain_p5"))
-    # brush.set is a real method outside the anchor's ten: stroke drawings need a looser gate.
+    # pick/stroke are real methods outside the anchor's ten: strokes need a looser gate.
     assert all("disallowed_brush_method" in codes(e) for e in by_kind(corpus, "stroke_only"))
     any_method = GateRules(allowed_brush_methods=None)
     assert all(check_reply(e.reply, any_method)[1] == [] for e in by_kind(corpus, "stroke_only"))

@@ -53,8 +53,9 @@ def test_watchdog_kills_a_renderer_over_the_limit_and_spares_others():
     marker = "--watercolor-test-marker"
     sleeper = "import time; time.sleep(60)"
     parent = subprocess.Popen(
-        [sys.executable, "-c", _SPAWNER, marker, sleeper], stdout=subprocess.PIPE, text=True
-    )
+        [sys.executable, "-c", _SPAWNER, marker, sleeper],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
     try:
         renderer, helper = map(int, parent.stdout.readline().split())
         assert find_process(marker) == parent.pid
@@ -66,8 +67,11 @@ def test_watchdog_kills_a_renderer_over_the_limit_and_spares_others():
         assert parent.stdout.readline().split() == ["exited", str(renderer), "-9"]
         assert helper in descendants(parent.pid)
     finally:
-        parent.kill()
-        parent.wait()
+        try:
+            parent.communicate("\n", timeout=30)
+        except subprocess.TimeoutExpired:
+            parent.kill()
+            parent.wait()
 
 
 # Starts a fake "renderer" and a fake "helper" child, prints their pids, reports the renderer's end.
@@ -78,5 +82,7 @@ renderer = subprocess.Popen([sys.executable, "-c", code, "--type=renderer"])
 helper = subprocess.Popen([sys.executable, "-c", code, "--type=utility"])
 print(renderer.pid, helper.pid, flush=True)
 print("exited", renderer.pid, renderer.wait(), flush=True)
+sys.stdin.readline()  # the test has looked at the helper: now end it
 helper.kill()
+helper.wait()
 """

@@ -113,6 +113,25 @@ def soft_blobs(blur: float = 20.0, size: int = SIZE) -> Canvas:
 
 
 @cache
+def bled_wash(blur: float = 10.0, wobble: float = 12.0, seed: int = 0, size: int = SIZE) -> Canvas:
+    """Discs with a soft `blur` px edge and a faint fringe that wanders ~`wobble` px past it.
+
+    What p5.brush's bleed leaves: the body of the wash ramps, and faint copies of its outline
+    spread irregularly beyond it (bays and spurs a few pixels across).
+    """
+    rng, s = np.random.default_rng(seed), size / 600
+    y, x = np.mgrid[0:size, 0:size].astype(np.float32)
+    image = paper(size)
+    centres = [(200, 200), (400, 220), (220, 410), (410, 410)]
+    for colour, (cx, cy) in zip(PALETTE, centres, strict=True):
+        distance = np.hypot(x - cx * s, y - cy * s) - 90 * s
+        body = 0.7 * np.clip(0.5 - distance / max(blur * s, 1.0), 0, 1)
+        fringe = distance - wobble * s * (1 + noise(size, 3 * s, rng))
+        image = composite(image, colour, np.maximum(body, 0.15 * np.clip(0.5 - fringe / s, 0, 1)))
+    return to_canvas(image)
+
+
+@cache
 def layered_watercolour(
     layers: int = 12, edge_blur: float = 8.0, grain: float = 0.35, seed: int = 0, size: int = SIZE
 ) -> Canvas:

@@ -9,6 +9,7 @@ import synthetic_canvases as paint
 
 from watercolor.canvas import Canvas, Status
 from watercolor.rewards import adherence, cheats, coverage, diversity, execution, palette, texture
+from watercolor.rewards.pixels import view
 
 PIXEL_COMPONENTS = [
     coverage.coverage,
@@ -133,9 +134,21 @@ def non_decreasing(values: list[float]) -> bool:
     return all(b >= a - 1e-9 for a, b in steps) and values[-1] > values[0]
 
 
-def test_softer_edges_score_higher_edge_softness():
-    values = [texture.edge_softness(paint.soft_blobs(blur)) for blur in (0, 6, 10, 14, 20)]
-    assert non_decreasing(values) and values[0] < 0.1 and values[-1] > 0.9, values
+def test_softer_edges_ramp_wider_and_score_higher_edge_softness():
+    blobs = [paint.soft_blobs(blur) for blur in (0, 6, 10, 14, 20)]
+    widths = [texture.edge_width(view(canvas)) for canvas in blobs]
+    values = [texture.edge_softness(canvas) for canvas in blobs]
+    assert non_decreasing(widths) and widths[0] < 3.2 and widths[-1] > 6, widths
+    # A smooth ramp around a perfect circle is only half a bleeding edge: it never wanders.
+    assert values[0] < 0.1 and values[-1] == pytest.approx(0.5, abs=0.05), values
+
+
+def test_wandering_outlines_score_higher_edge_softness():
+    # p5.brush's bleed: a ramped body and a faint fringe wandering past it in bays and spurs.
+    still, bled = paint.bled_wash(wobble=0), paint.bled_wash(wobble=12)
+    assert texture.outline_raggedness(view(bled)) > 3 * texture.outline_raggedness(view(still))
+    assert texture.edge_softness(bled) > 0.8 > 0.4 > texture.edge_softness(still)
+    assert texture.edge_softness(paint.flat_mosaic()) < 0.1  # circles with hard edges
 
 
 def test_more_layers_score_higher_layering():
@@ -192,6 +205,7 @@ def test_prompt_colours_follow_the_prompt():
     assert adherence.prompt_colours(coral_and_green, prompt=PROMPT) == 1.0
     assert adherence.prompt_colours(coral_and_green, prompt="a violet iris") < 0.5
     assert adherence.prompt_colours(coral_and_green, prompt="a hibiscus") == 1.0  # none named
+    assert adherence.prompt_colours(paint.blank(), prompt="a hibiscus") == 0.0  # but no paint
     chat = [{"role": "system", "content": "paint in violet"}, {"role": "user", "content": PROMPT}]
     assert adherence.prompt_colours(coral_and_green, prompt=chat) == 1.0
 

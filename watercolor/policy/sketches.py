@@ -15,8 +15,12 @@ Styles, from what the task wants to what it forbids:
   band or too faint / too heavy; bleed and texture use).
 - `flat`: opaque fills (alpha 255), bleed and texture mostly switched off (p5.brush's
   defaults bleed a little and grain a lot): the "fake watercolour".
-- `stroke_only`: outlines with `brush.set(...)`, no fills.
+- `stroke_only`: outlines with `brush.pick(...)` / `brush.stroke(...)`, no fills.
 - `plain_p5`: bare p5 `fill(...)` / `ellipse(...)` / `beginShape()`: banned by the task's gate.
+
+Colours are written as numbers (`brush.fill(r, g, b, alpha)`, `brush.stroke(r, g, b)`), not
+"#rrggbb" strings: a tiny model writes four numbers far more reliably than a six-digit hex
+string (trained on hex it miscounted the digits and dropped the closing quote).
 - `corrupt`: breaks a sketch (missing brace, undefined function, unknown brush method).
 
 Every sketch follows the task's skeleton (`createCanvas(600, 600, WEBGL)`, cream paper,
@@ -97,13 +101,15 @@ def palette(main: str, rng: random.Random) -> dict[str, str]:
     }
 
 
-def fill_call(colour: str, alpha: int) -> str:
-    """`brush.fill(r, g, b, alpha)`, channels snapped to multiples of 5.
-
-    p5.brush also takes `fill("#rrggbb", alpha)`, but a tiny model writes four numbers far
-    more reliably than a six-digit hex string (it miscounts the digits and drops the quote).
-    """
+def rgb(colour: str) -> tuple[int, int, int]:
+    """The channels of "#rrggbb", snapped to multiples of 5 (fewer distinct numbers)."""
     r, g, b = (min(255, snap(c)) for c in _rgb(colour))
+    return r, g, b
+
+
+def fill_call(colour: str, alpha: int) -> str:
+    """`brush.fill(r, g, b, alpha)` for a "#rrggbb" colour."""
+    r, g, b = rgb(colour)
     return f"brush.fill({r}, {g}, {b}, {alpha});"
 
 
@@ -249,8 +255,10 @@ def stroke_only(parts: list[Part], colours: dict[str, str], rng: random.Random) 
     """Outlines drawn with a stroke brush and no fill."""
     body = ["brush.noFill();"]
     for part in parts:
-        weight = rng.choice((0.5, 0.8, 1, 1.5, 2))
-        body.append(f'brush.set("{rng.choice(STROKE_BRUSHES)}", "{colours[part.role]}", {weight});')
+        r, g, b = rgb(colours[part.role])
+        body.append(f'brush.pick("{rng.choice(STROKE_BRUSHES)}");')
+        body.append(f"brush.stroke({r}, {g}, {b});")
+        body.append(f"brush.strokeWeight({rng.choice((0.5, 0.8, 1, 1.5, 2))});")
         body += [line for s in part.shapes for line in brush_shape(s, rng)]
     return _sketch(body)
 
@@ -259,8 +267,8 @@ def plain_p5(parts: list[Part], colours: dict[str, str], rng: random.Random) -> 
     """Bare p5 primitives with a plain `fill`: what the task's gate bans."""
     body = ["noStroke();"]
     for part in parts:
-        r, g, b = _rgb(colours[part.role])
-        body.append(rng.choice((f'fill("{colours[part.role]}");', f"fill({r}, {g}, {b}, 180);")))
+        r, g, b = rgb(colours[part.role])
+        body.append(rng.choice((f"fill({r}, {g}, {b});", f"fill({r}, {g}, {b}, 180);")))
         body += [line for s in part.shapes for line in p5_shape(s, rng)]
     if rng.random() < 0.5:  # half of them forget the brush setup too
         return _sketch(body).replace("  brush.scaleBrushes(3);\n", "")

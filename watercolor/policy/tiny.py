@@ -19,10 +19,10 @@ renamed into place, so a directory that exists is complete, and two processes bu
 same model at once both end up with one good copy. `build.json` beside the weights records
 the losses, wall time and versions.
 
-The tokenizer splits text into lines, numbers, colour hex pairs and space-led words before
-BPE (instead of GPT-2's punctuation split), so a line such as `  brush.vertex(-12, 35);` costs
-five tokens (`  brush.vertex(-`, `12`, `, `, `35`, `);\\n`) rather than a dozen: replies
-average ~250 tokens, which keeps SFT and GRPO generation on a CPU short.
+The tokenizer splits text into lines, numbers and space-led words before BPE (instead of
+GPT-2's punctuation split), so a line such as `  brush.vertex(-12, 35);` costs five tokens
+(`  brush.vertex(-`, `12`, `, `, `35`, `);\\n`) rather than a dozen: replies average ~270
+tokens, which keeps SFT and GRPO generation on a CPU short.
 """
 
 from __future__ import annotations
@@ -54,13 +54,6 @@ from watercolor.tasks.painting.prompts import prompts as task_prompts
 DEFAULT_CACHE_ROOT = Path("outputs/cache")
 BUILD_INFO = "build.json"
 PAD, IM_START, IM_END = "<|endoftext|>", "<|im_start|>", "<|im_end|>"
-
-# Digit runs, and the hex digits of a "#rrggbb" colour two at a time, the last pair with the
-# closing quote: a colour is then `"#` + two pair tokens + one pair-and-quote token, which a
-# tiny model learns to count. (With free-form runs of hex digits it wrote 4- and 7-digit
-# colours, and with a separate quote it often forgot it; p5 rejects both.)
-HEX = "[0-9a-fA-F]"
-NUMBERS_AND_HEX_PAIRS = rf'(?<=#|#{HEX}{{2}}){HEX}{{2}}|(?<=#{HEX}{{4}}){HEX}{{2}}"?|\d+'
 
 
 # ChatML, as Qwen models use it, without a thinking block. The assistant's reply sits inside
@@ -184,9 +177,7 @@ def train_tokenizer(
     tokenizer.pre_tokenizer = pre_tokenizers.Sequence(
         [
             pre_tokenizers.Split(Regex(r"\n"), "merged_with_previous"),  # a line ends its tokens
-            pre_tokenizers.Split(
-                Regex(NUMBERS_AND_HEX_PAIRS), "isolated"
-            ),  # both tokens of their own
+            pre_tokenizers.Digits(individual_digits=False),  # numbers are tokens of their own
             pre_tokenizers.Split(Regex(r" +(?=\S)"), "merged_with_next"),  # words keep their space
             pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
         ]
@@ -198,9 +189,7 @@ def train_tokenizer(
         show_progress=progress,
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
     )
-    # Every hex pair once in each position, so every colour tokenizes the same way.
-    colours = " ".join(f'"#{i:02x}{i:02x}{i:02x}"' for i in range(256))
-    tokenizer.train_from_iterator([*texts, colours], trainer)
+    tokenizer.train_from_iterator(texts, trainer)
     return PreTrainedTokenizerFast(
         tokenizer_object=tokenizer,
         eos_token=IM_END,

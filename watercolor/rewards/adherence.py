@@ -35,6 +35,10 @@ COLOUR_NAMES: dict[str, str] = {
     "lavender": "#b4a0d8", "lilac": "#c0a0d0", "magenta": "#c03a9a", "pink": "#f0a0b8",
     "rose": "#d8607a", "brown": "#7a5030", "sienna": "#a0522d", "umber": "#6a4a30",
     "grey": "#808080", "gray": "#808080", "black": "#202020",
+    # The rest of the painting task's colour words (watercolor.tasks.painting.prompts.COLOURS),
+    # so every training prompt's colour is read back.
+    "burgundy": "#6e1d33", "cobalt": "#1f4f9e", "cerulean": "#2e8ac4", "rust": "#ad4f26",
+    "sepia": "#704f35", "slate": "#566577",
 }  # fmt: skip
 NEUTRAL_CHROMA = 0.04  # below this OKLab chroma a colour has no usable hue
 
@@ -79,14 +83,14 @@ def prompt_colours(
     min_share: float = 0.05,
     hue_tolerance: float = 25.0,
 ) -> float | None:
-    """[0, 1]: mean presence of the requested colours (1 when none are requested)."""
+    """[0, 1]: mean presence of the requested colours (any paint when none are requested)."""
     if canvas.infra_failure:
         return None
+    v = view(canvas)
+    if v is None or not v.painted:  # nothing painted honours no request, named colours or not
+        return 0.0
     wanted = list(colours) if colours else named_colours(prompt_text(prompt))
     if not wanted:
         return 1.0
-    v = view(canvas)
-    if v is None or not v.paint.any():
-        return 0.0
     shares = [colour_share(v, c, hue_tolerance) for c in wanted]
     return float(np.mean([min(1.0, s / min_share) for s in shares]))

@@ -23,20 +23,18 @@ from watercolor.rewards.pixels import colour_cells, ramp, view
 
 
 def no_flat_regions(
-    canvas: Canvas, tolerance: float = 0.004, allowed: float = 0.1, limit: float = 0.6
+    canvas: Canvas, tolerance: float = 0.03, allowed: float = 0.3, limit: float = 0.6
 ) -> float | None:
-    """[0, 1]: 1 unless much of the paint is perfectly uniform (flat digital fill)."""
+    """[0, 1]: 1 unless much of the paint is even (a flat fill, even if smoothly graded)."""
     if canvas.infra_failure:
         return None
     v = view(canvas)
-    if v is None or not v.painted:
+    if v is None or not v.painted or not v.wash_interior.any():
         return 0.0
-    # Every other pixel is enough to find *large* flat regions (and 4x cheaper): the largest
-    # per-channel range over 3 x 3 of those (5 x 5 working pixels).
-    lab, paint = v.lab[::2, ::2], v.paint[::2, ::2]
-    spread = ndimage.maximum_filter(lab, (3, 3, 1)) - ndimage.minimum_filter(lab, (3, 3, 1))
-    spread = spread.max(axis=-1)
-    flat_share = float((spread[paint] < tolerance).mean())
+    # Even = no blotch, granule or pooled edge above `tolerance` of the paint's strength
+    # (`View.unevenness`), so p5.brush's own gradient across a flat fill does not count as
+    # variation. A real wash is uneven almost everywhere; a flat one almost nowhere.
+    flat_share = float((v.unevenness[v.wash_interior] < tolerance).mean())
     return 1 - ramp(flat_share, allowed, limit)
 
 

@@ -33,6 +33,8 @@ PAINT_THRESHOLD = 0.02  # OKLab distance from the paper above which a pixel coun
 BORDER_FRACTION = 0.03  # width of the border ring used to estimate the paper
 MIN_PAINT_PIXELS = 50  # fewer painted working pixels (~0.08 % of the sheet): nothing to measure
 HARD_SLOPE = 0.04  # OKLab change per working pixel (lightly smoothed) that marks a hard edge
+BLOTCH_SIZE = 7  # working pixels (~16 sketch px): the scale of unevenness `View.unevenness` sees
+MIN_STRENGTH = 0.05  # unevenness is relative to the paint's strength, never to less than this
 
 _M1 = np.array(  # linear sRGB -> LMS (Ottosson's OKLab)
     [
@@ -147,6 +149,28 @@ class View:
     def smooth_lab(self) -> np.ndarray:
         """OKLab blurred by one pixel: per-pixel noise damped, washes and edges kept."""
         return ndimage.gaussian_filter(self.lab, sigma=(1.0, 1.0, 0), truncate=3.0)
+
+    @cached_property
+    def unevenness(self) -> np.ndarray:
+        """(H, W) blotchy variation of the paint relative to its strength (0 = even, if graded).
+
+        The morphological range `closing - opening` over BLOTCH_SIZE squares: it keeps bumps and
+        dips narrower than that (blotches, granules, pooled pigment) and ignores steps and smooth
+        gradients, since both are monotone. A flat fill (p5.brush's own fill shading included,
+        a gradient across the shape) reads ~0 wherever it is, a steep edge too.
+        """
+        size = (BLOTCH_SIZE, BLOTCH_SIZE, 1)
+        lab = self.smooth_lab
+        closing = ndimage.minimum_filter(ndimage.maximum_filter(lab, size), size)
+        opening = ndimage.maximum_filter(ndimage.minimum_filter(lab, size), size)
+        spread = np.linalg.norm(closing - opening, axis=-1)
+        strength = np.linalg.norm(lab - self.paper, axis=-1)
+        return spread / np.maximum(strength, MIN_STRENGTH)
+
+    @cached_property
+    def wash_interior(self) -> np.ndarray:
+        """(H, W) bool: painted pixels at least 3 pixels inside the paint (its rim left out)."""
+        return interior(self.paint, 3)
 
     @cached_property
     def hard_edges(self) -> np.ndarray:

@@ -71,22 +71,56 @@ def edge_widths(v: View, radius: int = 6) -> tuple[np.ndarray, np.ndarray]:
     return contrast[rim], np.minimum(width, size)
 
 
+def edge_width(v: View, radius: int = 6) -> float | None:
+    """Contrast-weighted median width (pixels) of the paint's rim; None without a rim."""
+    contrast, width = edge_widths(v, radius)
+    if len(width) == 0:
+        return None
+    order = np.argsort(width)  # contrast-weighted: strong boundaries count most
+    cumulative = np.cumsum(contrast[order])
+    return float(width[order][np.searchsorted(cumulative, cumulative[-1] / 2)])
+
+
+def outline_raggedness(v: View, radius: int = 3, sigma: float = 2.0) -> float | None:
+    """Mean depth (pixels) of the bays and spurs along the paint's outline; None without one.
+
+    The outline is that of the lightly blurred paint (per-pixel dots merge or vanish, so
+    speckle is not a ragged edge). Closing fills bays narrower than a `radius` disc, opening
+    cuts spurs; the pixels either changes, per pixel of outline, is how far the outline
+    wanders from a smooth curve. Circles and boxes read ~0, a bled wash 0.5 or more.
+    """
+    paint = ndimage.gaussian_filter(v.strength, sigma) > PAINT_THRESHOLD
+    outline = (paint[1:] != paint[:-1]).sum() + (paint[:, 1:] != paint[:, :-1]).sum()
+    if outline < MIN_PAINT_PIXELS:
+        return None
+    disc = np.hypot(*np.mgrid[-radius : radius + 1, -radius : radius + 1]) <= radius + 0.3
+    padded = np.pad(paint, radius + 1, mode="edge")  # paint running off the sheet is no bay
+    changed = ndimage.binary_closing(padded, disc) ^ ndimage.binary_opening(padded, disc)
+    return float(changed.sum()) / float(outline)
+
+
 def edge_softness(
-    canvas: Canvas, hard_width: float = 3.15, soft_width: float = 5.3, radius: int = 6
+    canvas: Canvas,
+    hard_width: float = 3.15,
+    soft_width: float = 5.3,
+    smooth_outline: float = 0.15,
+    ragged_outline: float = 0.45,
+    radius: int = 6,
 ) -> float | None:
-    """[0, 1]: how gradually paint boundaries ramp (1 = bleeding edges, 0 = hard steps)."""
+    """[0, 1]: bleeding edges: paint boundaries that ramp gradually and wander irregularly."""
     if canvas.infra_failure:
         return None
     v = view(canvas)
     if v is None or not v.painted:
         return 0.0
-    contrast, width = edge_widths(v, radius)
-    if len(width) == 0:
-        return 0.0
-    order = np.argsort(width)  # contrast-weighted median: strong boundaries count most
-    cumulative = np.cumsum(contrast[order])
-    median = width[order][np.searchsorted(cumulative, cumulative[-1] / 2)]
-    return ramp(float(median), hard_width, soft_width)
+    # p5.brush's bleed stacks many deformed copies of the outline: the edge ramps in small
+    # steps *and* wanders; a flat fill (bare p5, or the brush with bleed 0) does neither.
+    # Half credit each, so a smooth ramp alone (a blurred disc) or a wobbly hard outline
+    # alone is only half a bleeding edge.
+    width, ragged = edge_width(v, radius), outline_raggedness(v)
+    ramped = 0.0 if width is None else ramp(width, hard_width, soft_width)
+    wandering = 0.0 if ragged is None else ramp(ragged, smooth_outline, ragged_outline)
+    return (ramped + wandering) / 2
 
 
 def robust_std(x: np.ndarray) -> float:
@@ -125,34 +159,15 @@ def granulation(
     return min(1.0, energy / amplitude) * ramp(rho, 0.2, correlated)
 
 
-def tile_sums(image: np.ndarray, block: int) -> np.ndarray:
-    """Sums over non-overlapping `block` x `block` tiles (the image cropped to fit)."""
-    h, w = image.shape[0] // block, image.shape[1] // block
-    cut = image[: h * block, : w * block].reshape(h, block, w, block, *image.shape[2:])
-    return cut.sum(axis=(1, 3))
-
-
 def pigment_variation(
-    canvas: Canvas, scale: float = 0.025, block: int = 12, window: int = 3, min_paint: float = 0.5
+    canvas: Canvas, even: float = 0.02, uneven: float = 0.08
 ) -> float | None:
-    """[0, 1]: low-frequency unevenness of value/chroma inside washes (0 = flat, even fill)."""
+    """[0, 1]: blotchy unevenness inside washes (0 = an even fill, however it is graded)."""
     if canvas.infra_failure:
         return None
     v = view(canvas)
-    if v is None:
+    if v is None or not v.painted or v.wash_interior.sum() < MIN_PAINT_PIXELS:
         return 0.0
-    # Mean colour of the *paint* in each tile (paper left out), over tiles that are mostly paint
-    # and crossed by no hard step, so a mosaic of flat shapes does not count as variation; then
-    # how those means vary over nearby tiles.
-    paint = v.paint.astype(np.float32)
-    count = tile_sums(paint, block)
-    inside = (count >= min_paint * block**2) & (tile_sums(v.hard_edges, block) == 0)
-    if inside.sum() < 2:
-        return 0.0
-    lab = tile_sums(v.lab * paint[..., None], block) / np.maximum(count, 1)[..., None]
-    lab *= inside[..., None]
-    weight = np.maximum(ndimage.uniform_filter(inside.astype(np.float32), window), 1e-6)
-    mean = ndimage.uniform_filter(lab, (window, window, 1)) / weight[..., None]
-    square = ndimage.uniform_filter(lab**2, (window, window, 1)) / weight[..., None]
-    local_std = np.sqrt(np.clip(square - mean**2, 0, None).sum(axis=-1))
-    return min(1.0, float(np.median(local_std[inside])) / scale)
+    # The median over the wash interiors of the paint's relative unevenness (`View.unevenness`:
+    # blotches, not the smooth shading p5.brush gives every fill, nor the steps between shapes).
+    return ramp(float(np.median(v.unevenness[v.wash_interior])), even, uneven)

@@ -1,0 +1,23 @@
+"""Fixtures for the judge tests: the bundled reference pool and one render pool.
+
+Browser tests render the task's 600 x 600 sketches at `pixel_density=0.5` (300 px, the size of
+the bundled references), one page at a time, with a generous time limit for busy CI machines.
+"""
+
+import pytest
+
+from watercolor.render import RenderConfig, RenderPool
+from watercolor.rewards.reference_pool import ReferencePool, load_pool
+
+JUDGE_RENDER = RenderConfig(pixel_density=0.5, workers=1, time_limit_s=30.0)
+
+
+@pytest.fixture(scope="session")
+def references() -> ReferencePool:
+    return load_pool()
+
+
+@pytest.fixture(scope="session")
+async def render_pool():
+    async with RenderPool(JUDGE_RENDER) as pool:
+        yield pool

@@ -1,0 +1,83 @@
+"""The anchor's three reward sets and the offline pixel_judge set compose, carry the documented
+formulas, build without importing hpsv3, and pixel_judge scores a rendered group end to end."""
+
+import importlib.util
+import sys
+
+import pytest
+
+from watercolor.canvas import Canvas, Status
+from watercolor.config import reward_set
+from watercolor.rewards.judges import PixelJudge, VLMJudge
+from watercolor.rewards.reference_pool import ReferencePool
+from watercolor.rewards.reward_set import RewardSet
+from watercolor.tasks.painting import sample_sketches
+from watercolor.tasks.painting.episode import paint
+
+# name -> (W_Q, W_J) of total = 0.05*gate_pass + 0.05*length_ramp + W_Q*hpsv3 + W_J*judge_winrate
+ANCHOR_SETS = {"hps_only": (0.90, 0.0), "hps_led": (0.60, 0.30), "judge_led": (0.30, 0.60)}
+
+
+@pytest.mark.parametrize("name", ANCHOR_SETS)
+def test_anchor_sets_compose_with_the_anchor_formula(name):
+    rewards = reward_set(name)
+    assert isinstance(rewards, RewardSet) and rewards.gate == ("gate_pass",)
+    w_q, w_j = ANCHOR_SETS[name]
+    expected = {"gate_pass": 0.05, "length_ramp": 0.05, "hpsv3": w_q}
+    if w_j:
+        expected["judge_winrate"] = w_j
+    assert rewards.weights == pytest.approx(expected)
+    assert not rewards.normalise and sum(rewards.weights.values()) == pytest.approx(1.0)
+    assert "hpsv3" not in sys.modules  # the model's package loads at the first score only
+
+
+@pytest.mark.parametrize("name", ["hps_led", "judge_led"])
+def test_judge_sets_use_the_vlm_judge_at_the_configured_endpoint(name, monkeypatch):
+    monkeypatch.setenv("WATERCOLOR_JUDGE_URL", "http://judge.example:9000/v1")
+    fn = reward_set(name).group_components["judge_winrate"].fn
+    judge, pool = fn.keywords["judge"], fn.keywords["pool"]
+    assert isinstance(judge, VLMJudge) and judge.base_url == "http://judge.example:9000/v1"
+    assert judge.model == "Qwen/Qwen3-VL-30B-A3B-Instruct"
+    assert isinstance(pool, ReferencePool) and len(pool) == 24
+    assert (fn.keywords["n_references"], fn.keywords["love_share"]) == (4, 0.5)
+
+
+def test_weights_and_the_judge_change_from_the_command_line():
+    judge = "reward.group_components.judge_winrate"
+    rewards = reward_set("judge_led", [f"{judge}.weight=0.5", f"{judge}.fn.n_references=2"])
+    assert rewards.weights["judge_winrate"] == 0.5
+    assert rewards.group_components["judge_winrate"].fn.keywords["n_references"] == 2
+
+
+@pytest.mark.skipif(importlib.util.find_spec("hpsv3") is not None, reason="hpsv3 installed")
+def test_scoring_with_hps_sets_names_the_missing_extra(references):
+    canvas = Canvas(status=Status.OK, png=references.references[0].png, sketch="x" * 900)
+    with pytest.raises(ImportError, match=r"\[hps\]"):
+        reward_set("hps_only").score(canvas, prompt="paint a poppy")
+
+
+def test_pixel_judge_set_composes_offline():
+    rewards = reward_set("pixel_judge")
+    assert rewards.weights == pytest.approx({"gate_pass": 0.05, "length_ramp": 0.05,
+                                             "judge_winrate": 0.90})  # fmt: skip
+    judge = rewards.group_components["judge_winrate"].fn.keywords["judge"]
+    assert isinstance(judge, PixelJudge) and isinstance(judge.features, RewardSet)
+    assert "granulation" in judge.features.components  # the fine_grained set, composed in
+
+
+@pytest.mark.browser
+async def test_pixel_judge_scores_a_rendered_group_end_to_end(render_pool):
+    sketches = sample_sketches()
+    replies = [f"```js\n{sketches['hibiscus']}\n```", f"```js\n{sketches['koi']}\n```",
+               "I would rather not paint today."]  # fmt: skip
+    group = [await paint(render_pool, reply, seed=0) for reply in replies]
+    assert [c.status for c in group] == [Status.OK, Status.OK, Status.VIOLATION]
+    rewards = reward_set("pixel_judge")
+    scores = rewards.score_batch(group, prompt=["paint a peach hibiscus"] * 3)
+    for score in scores[:2]:
+        winrate = score.components["judge_winrate"]
+        assert score.gate_passed and 0.5 <= winrate <= 1.0  # beats at least the `ok` ones
+        expected = 0.05 + 0.05 * score.components["length_ramp"] + 0.90 * winrate
+        assert score.total == pytest.approx(expected)
+    refused = scores[2]
+    assert refused.total == 0.0 and refused.components["judge_winrate"] == 0.0

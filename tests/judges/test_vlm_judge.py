@@ -1,0 +1,152 @@
+"""The VLM judge's request and response handling against a loopback OpenAI-compatible server
+(`chat_server.py`, standing in for `vllm serve`): request shape, strict parsing, retries, no
+verdict after persistent failures or timeouts, and order swapping through judge_winrate."""
+
+import io
+import json
+import socket
+import time
+
+import pytest
+from chat_server import ChatServer, Reply, completion, images, verdict
+from judge_helpers import canvas_of, png_of
+from PIL import Image
+
+from watercolor.rewards.judges import VLMJudge, judge_winrate
+from watercolor.rewards.judges.vlm import JUDGE_PROMPT, MalformedAnswer, parse_verdict
+
+A_PNG, B_PNG = png_of((200, 60, 60)), png_of((60, 60, 200))
+FAST = {"backoff_s": 0.01, "timeout_s": 5.0}
+
+
+def judge_for(server: ChatServer, **options) -> VLMJudge:
+    return VLMJudge(server.base_url, model="test-model", **(FAST | options))
+
+
+def test_request_carries_the_model_both_images_in_order_and_temperature_zero(monkeypatch):
+    monkeypatch.setenv("TEST_JUDGE_KEY", "sk-test")
+    with ChatServer(lambda request, n: verdict("A")) as server:
+        assert judge_for(server, api_key_env="TEST_JUDGE_KEY").compare(A_PNG, B_PNG) == "A"
+    (request,) = server.requests
+    assert request.path == "/v1/chat/completions"
+    assert request.headers["Authorization"] == "Bearer sk-test"
+    body = request.body
+    assert body["model"] == "test-model" and body["temperature"] == 0
+    assert body["messages"][0] == {"role": "system", "content": JUDGE_PROMPT}
+    parts = body["messages"][1]["content"]
+    urls = [p["image_url"]["url"] for p in parts if p["type"] == "image_url"]
+    assert len(urls) == 2 and all(u.startswith("data:image/png;base64,") for u in urls)
+    assert images(body) == [A_PNG, B_PNG]
+    schema = body["response_format"]["json_schema"]["schema"]
+    assert schema["properties"]["winner"]["enum"] == ["A", "B", "tie"]
+
+
+def test_images_can_be_shown_at_one_size_and_json_mode_switched_off():
+    with ChatServer(lambda request, n: verdict("tie")) as server:
+        judge = judge_for(server, image_size=64, response_format=None)
+        assert judge.compare(A_PNG, png_of((1, 2, 3), size=300)) == "tie"
+    body = server.requests[0].body
+    assert "response_format" not in body and "Authorization" not in server.requests[0].headers
+    sizes = [Image.open(io.BytesIO(png)).size for png in images(body)]
+    assert sizes == [(64, 64), (64, 64)]
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ('{"winner": "A", "reason": "more layers"}', "A"),
+        ('  {"reason": "", "winner": "tie"}\n', "tie"),
+        ('{"winner": "B", "reason": "bleeds"}', "B"),
+        ('```json\n{"winner": "A", "reason": "x"}\n```', MalformedAnswer),  # fenced
+        ('{"winner": "a", "reason": "x"}', MalformedAnswer),  # case matters
+        ('{"winner": "A"}', MalformedAnswer),  # no reason
+        ('{"winner": "A", "reason": "x", "score": 9}', MalformedAnswer),  # extra key
+        ('{"winner": "A", "reason": 3}', MalformedAnswer),
+        ('["A"]', MalformedAnswer),
+        ("A is better.", MalformedAnswer),
+        ("", MalformedAnswer),
+    ],
+)
+def test_answers_are_parsed_strictly(content, expected):
+    if expected is MalformedAnswer:
+        with pytest.raises(MalformedAnswer):
+            parse_verdict(content)
+    else:
+        assert parse_verdict(content) == expected
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        Reply(body=completion("Painting A is better.")),  # malformed answer
+        Reply(503, {"error": "overloaded"}),
+        Reply(429, {"error": "slow down"}),
+        Reply(200, "<html>gateway</html>"),  # not JSON at all
+        Reply(200, {"choices": []}),
+    ],
+)
+def test_a_bad_answer_is_retried_then_the_verdict_counts(first):
+    with ChatServer(lambda request, n: first if n == 0 else verdict("B")) as server:
+        assert judge_for(server).compare(A_PNG, B_PNG) == "B"
+    assert len(server.requests) == 2
+    assert server.requests[0].body == server.requests[1].body  # the same question again
+
+
+def test_persistent_failure_is_no_verdict_after_the_retries():
+    with ChatServer(lambda request, n: Reply(500, {"error": "boom"})) as server:
+        assert judge_for(server, attempts=3).compare(A_PNG, B_PNG) is None
+    assert len(server.requests) == 3
+    with ChatServer(lambda request, n: Reply(body=completion("no idea"))) as server:
+        assert judge_for(server, attempts=2).compare(A_PNG, B_PNG) is None
+    assert len(server.requests) == 2
+
+
+def test_a_refused_request_is_not_retried():
+    with ChatServer(lambda request, n: Reply(400, {"error": "unknown model"})) as server:
+        assert judge_for(server, attempts=3).compare(A_PNG, B_PNG) is None
+    assert len(server.requests) == 1
+
+
+def test_timeouts_are_no_verdict_within_the_time_bound():
+    with ChatServer(lambda request, n: Reply(body=verdict("A").body, delay_s=2.0)) as server:
+        start = time.monotonic()
+        judge = judge_for(server, timeout_s=0.2, attempts=2)
+        assert judge.compare(A_PNG, B_PNG) is None
+        assert time.monotonic() - start < 1.5
+    assert len(server.requests) == 2
+
+
+def test_an_unreachable_server_is_no_verdict():
+    with socket.socket() as probe:  # a loopback port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    judge = VLMJudge(f"http://127.0.0.1:{port}/v1", attempts=2, backoff_s=0.01, timeout_s=2.0)
+    assert judge.compare(A_PNG, B_PNG) is None
+
+
+def test_judge_winrate_swaps_the_order_through_the_server(references):
+    """The server prefers one painting wherever it is shown and otherwise always says "A"."""
+    winner, other = canvas_of((200, 40, 40)), canvas_of((40, 160, 60))
+
+    def script(request, n):
+        a, b = images(request)
+        return verdict("A" if a == winner.png else "B" if b == winner.png else "A")
+
+    with ChatServer(script) as server:
+        judge = judge_for(server, concurrency=4)
+        values = judge_winrate([winner, other], judge=judge, pool=references, n_references=4)
+    assert values == [1.0, 0.5]  # a clear winner; a split in every pair for the other
+    shown = [images(r.body) for r in server.requests]
+    assert len(shown) == 16
+    assert (
+        sum(pair[0] == winner.png for pair in shown)
+        == sum(pair[1] == winner.png for pair in shown)
+        == 4
+    )
+
+
+def test_json_response_format_is_what_vllm_expects():
+    """The schema travels as OpenAI's `json_schema` response format (vLLM enforces it)."""
+    fmt = VLMJudge().request(A_PNG, B_PNG)["response_format"]
+    assert fmt["type"] == "json_schema" and fmt["json_schema"]["strict"] is True
+    assert json.loads(json.dumps(fmt)) == fmt

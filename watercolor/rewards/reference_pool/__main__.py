@@ -1,0 +1,36 @@
+"""python -m watercolor.rewards.reference_pool build [--folder DIR] [--size N] [--seed S]
+
+Re-renders a reference pool's sketches into its images and metadata.jsonl (see `build.py`);
+without `--folder`, the pool bundled with the package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+
+from watercolor.rewards.reference_pool import BUNDLED
+from watercolor.rewards.reference_pool.build import SIZE, build_pool
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m watercolor.rewards.reference_pool")
+    commands = parser.add_subparsers(dest="command", required=True)
+    build = commands.add_parser("build", help="render sources/*.js into images/ + metadata.jsonl")
+    build.add_argument("--folder", default=str(BUNDLED), help="pool folder (default: bundled)")
+    build.add_argument("--size", type=int, default=SIZE, help="image side in pixels")
+    build.add_argument("--seed", type=int, default=0, help="render seed")
+    args = parser.parse_args(argv)
+    try:
+        records = build_pool(args.folder, size=args.size, seed=args.seed)
+    except (OSError, ValueError, RuntimeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    tiers = Counter(r["tier"] for r in records)
+    print(f"{len(records)} references in {args.folder}: {dict(sorted(tiers.items()))}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
