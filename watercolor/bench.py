@@ -130,7 +130,7 @@ async def render_figures(sketches: list[str], config: RenderConfig) -> dict:
 def score_drift(full: list[Canvas], low: list[Canvas]) -> dict[str, float]:
     """Largest |score(full density) - score(low density)| per reward set over the sketches."""
     drift = {}
-    for name in reward_set_names():
+    for name in reward_set_names(offline=True):
         rewards = reward_set(name)
         pairs = zip(rewards.score_batch(full), rewards.score_batch(low), strict=True)
         diffs = [abs(a.total - b.total) for a, b in pairs if None not in (a.total, b.total)]
@@ -164,7 +164,7 @@ def bench_score(args: argparse.Namespace) -> dict:
     canvases = [c for c in canvases if c.ok]
     render_ms = statistics.fmean(c.timings["draw_ms"] for c in canvases)  # own time, no queueing
     figures = {"canvases": len(canvases), "render_ms": round(render_ms, 1)}
-    for name in reward_set_names():
+    for name in reward_set_names(offline=True):
         rewards, times = reward_set(name), []
         for canvas in canvases:
             fresh = Canvas(canvas.status, png=canvas.png, sketch=canvas.sketch)  # decode again

@@ -29,9 +29,11 @@ def compose_train(overrides: Sequence[str] = ()) -> DictConfig:
         return compose(config_name="train", overrides=list(overrides))
 
 
-def reward_set_names() -> list[str]:
-    """The options of the `reward` group (conf/reward/*.yaml)."""
-    return sorted(p.stem for p in (CONF_DIR / "reward").glob("*.yaml"))
+def reward_set_names(*, offline: bool = False) -> list[str]:
+    """The options of the `reward` group (conf/reward/*.yaml); with `offline`, only the sets
+    that need no model or server (their `needs` list is empty)."""
+    names = sorted(p.stem for p in (CONF_DIR / "reward").glob("*.yaml"))
+    return [n for n in names if not reward_set(n).needs] if offline else names
 
 
 def reward_set(name: str, overrides: Sequence[str] = ()) -> RewardSet:

@@ -82,8 +82,9 @@ class Sample:
 
 
 def load_reward_sets(names: Sequence[str] | None = None) -> dict[str, RewardSet]:
-    """Reward sets of conf/reward/ by name (all of them when `names` is None), via Hydra compose."""
-    names = list(names or config.reward_set_names())
+    """Reward sets of conf/reward/ by name, via Hydra compose; when `names` is None, every set
+    that scores offline (no HPSv3 model, no judge server)."""
+    names = list(names or config.reward_set_names(offline=True))
     if GlobalHydra.instance().is_initialized():  # inside a Hydra app: compose on its search path
         return {n: instantiate(compose(overrides=[f"+reward={n}"]).reward) for n in names}
     return {name: config.reward_set(name) for name in names}

@@ -17,9 +17,10 @@ import pytest
 from conftest import REPO
 
 from watercolor import compare
+from watercolor.config import reward_set_names
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-REWARD_SETS = sorted(p.stem for p in (REPO / "conf" / "reward").glob("*.yaml"))
+REWARD_SETS = reward_set_names(offline=True)
 
 
 def run_module(module: str, *overrides: str, uri: str) -> None:

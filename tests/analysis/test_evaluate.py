@@ -12,6 +12,7 @@ import pytest
 from conftest import REPO
 
 from watercolor.canvas import Status
+from watercolor.config import reward_set_names
 from watercolor.evaluate import (
     Sample,
     evaluate_model,
@@ -31,7 +32,7 @@ from watercolor.tasks.painting import sample_sketches
 from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.prompts import prompts
 
-REWARD_SETS = sorted(p.stem for p in (REPO / "conf" / "reward").glob("*.yaml"))
+REWARD_SETS = reward_set_names(offline=True)
 RENDER = RenderConfig(pixel_density=0.5, time_limit_s=15.0)
 
 

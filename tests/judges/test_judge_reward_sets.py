@@ -52,7 +52,7 @@ def test_weights_and_the_judge_change_from_the_command_line():
 @pytest.mark.skipif(importlib.util.find_spec("hpsv3") is not None, reason="hpsv3 installed")
 def test_scoring_with_hps_sets_names_the_missing_extra(references):
     canvas = Canvas(status=Status.OK, png=references.references[0].png, sketch="x" * 900)
-    with pytest.raises(ImportError, match=r"\[hps\]"):
+    with pytest.raises(ImportError, match="pip install --no-deps hpsv3"):
         reward_set("hps_only").score(canvas, prompt="paint a poppy")
 
 

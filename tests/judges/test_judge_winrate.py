@@ -2,12 +2,12 @@
 are no verdict, one draw of references for the whole group."""
 
 import pytest
-from judge_helpers import ScriptedJudge, canvas_of
+from judge_helpers import ScriptedJudge, canvas_of, png_of
 
 from watercolor.canvas import Canvas, Status
 from watercolor.rewards.judges.winrate import group_seed, judge_winrate, outcome
 
-RED, GREEN, BLUE = (200, 40, 40), (40, 160, 60), (40, 60, 200)
+RED, GREEN, BLUE, WHITE = (200, 40, 40), (40, 160, 60), (40, 60, 200), (255, 255, 255)
 
 
 def prefers(png: bytes):
@@ -78,12 +78,13 @@ def test_failed_comparisons_are_no_verdict_not_losses(references):
     assert judge_winrate([winner], judge=half, pool=references) == [1.0]
 
 
-def test_canvases_without_pixels(references):
+def test_canvases_that_did_not_paint(references):
     refused = Canvas(status=Status.VIOLATION, violations=["no_sketch"], reply="no code")
+    blank = Canvas(status=Status.VIOLATION, violations=["blank_canvas"], png=png_of(WHITE))
     lost = Canvas(status=Status.INFRA_ERROR, errors=["browser gone"], reply="x")
     judge = ScriptedJudge(lambda a, b: "A")
-    values = judge_winrate([canvas_of(RED), refused, lost], judge=judge, pool=references)
-    assert values == [0.5, 0.0, None]
+    values = judge_winrate([canvas_of(RED), refused, blank, lost], judge=judge, pool=references)
+    assert values == [0.5, 0.0, 0.0, None]
     assert len(judge.calls) == 8  # only the painted canvas was judged
 
 

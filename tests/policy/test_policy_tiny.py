@@ -7,7 +7,7 @@ import pytest
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
-from watercolor.policy.corpus import generate_corpus
+from watercolor.policy.corpus import Mixture, generate_corpus
 from watercolor.policy.tiny import (
     BUILD_INFO,
     SMOKE,
@@ -34,6 +34,12 @@ def test_config_hash_names_the_build():
     assert config_hash(SMOKE) != config_hash(replace(SMOKE, steps=SMOKE.steps + 1))
     assert config_hash(TinyConfig()) != config_hash(replace(TinyConfig(), prompts=("paint a fig",)))
     assert cache_dir(SMOKE, "/x").as_posix() == f"/x/tiny-{config_hash(SMOKE)}"
+
+
+def test_config_takes_what_a_config_system_hands_over():
+    config = TinyConfig(mixture={"layered": 1.0, "flat": 0.0}, prompts=["paint a fig"])
+    assert config.mixture == Mixture(layered=1.0, flat=0.0) and config.prompts == ("paint a fig",)
+    assert config_hash(config) == config_hash(replace(config))
 
 
 def test_tokenizer_round_trips_and_keeps_code_lines_short(tokenizer):

@@ -9,10 +9,11 @@ from hydra import compose, initialize_config_dir
 from hydra.utils import instantiate
 
 from watercolor.canvas import Canvas, Status
+from watercolor.config import reward_set_names
 from watercolor.rewards.reward_set import RewardSet
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
-REWARDS = sorted(p.stem for p in (CONF / "reward").glob("*.yaml"))
+REWARDS = reward_set_names(offline=True)  # the others need HPSv3 or a judge server
 PROMPT = "draw a coral hibiscus with green leaves in watercolour"
 
 

@@ -39,6 +39,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
+from importlib.metadata import version
 from pathlib import Path
 
 import torch
@@ -98,6 +99,13 @@ class TinyConfig:
     learning_rate: float = 2e-3
     warmup_steps: int = 10
     seed: int = 0
+
+    def __post_init__(self) -> None:
+        # Accept what a config system hands over (a mapping, a list) as the hashable types.
+        if not isinstance(self.mixture, Mixture):
+            object.__setattr__(self, "mixture", Mixture(**dict(self.mixture)))
+        if self.prompts is not None:
+            object.__setattr__(self, "prompts", tuple(self.prompts))
 
 
 DEFAULT = TinyConfig()
@@ -229,7 +237,7 @@ def warm_start(
     model, tokenizer, records: list[dict], config: TinyConfig, scratch: Path, progress: bool = False
 ) -> list[dict]:
     """Supervised fine-tuning with TRL on the reply tokens; returns the trainer's log rows."""
-    from datasets import Dataset
+    from datasets import Dataset  # imported here: TRL takes seconds to import, a cache hit none
     from trl import SFTConfig, SFTTrainer
 
     args = SFTConfig(
@@ -288,10 +296,6 @@ def torch_threads(threads: int | None) -> Iterator[None]:
 
 def build_tiny_model(config: TinyConfig, out_dir: str | Path, progress: bool = True) -> dict:
     """Build the model and tokenizer into `out_dir` (no caching); returns the build info."""
-    import tokenizers
-    import transformers
-    import trl
-
     start = time.perf_counter()
     out_dir = Path(out_dir)
     set_seed(config.seed)
@@ -312,7 +316,9 @@ def build_tiny_model(config: TinyConfig, out_dir: str | Path, progress: bool = T
         "final_loss": logs[-1]["loss"] if logs else None,
         "wall_s": round(time.perf_counter() - start, 1),
         "threads": torch.get_num_threads(),
-        "versions": {m.__name__: m.__version__ for m in (torch, transformers, trl, tokenizers)},
+        "versions": {
+            name: version(name) for name in ("torch", "transformers", "trl", "tokenizers")
+        },
     }
     (out_dir / BUILD_INFO).write_text(json.dumps(info, indent=2))
     return info
@@ -331,6 +337,7 @@ def ensure_tiny_model(
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=f".{target.name}.building-", dir=target.parent))
+    scratch.chmod(0o755)  # mkdtemp makes it private; the cache is for everyone who can read it
     try:
         with torch_threads(threads):
             build_tiny_model(config, scratch, progress)

@@ -23,7 +23,7 @@ from watercolor.rewards.pixels import colour_cells, ramp, view
 
 
 def no_flat_regions(
-    canvas: Canvas, tolerance: float = 0.03, allowed: float = 0.3, limit: float = 0.6
+    canvas: Canvas, tolerance: float = 0.02, allowed: float = 0.3, limit: float = 0.55
 ) -> float | None:
     """[0, 1]: 1 unless much of the paint is even (a flat fill, even if smoothly graded)."""
     if canvas.infra_failure:

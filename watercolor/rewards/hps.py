@@ -8,8 +8,10 @@
 
 The anchor's quality term `W_Q * HPSv3`: HPSv3 (MizzenAI, a 7B Qwen2-VL preference model) gives
 each (image, prompt) a preference mean `mu`; the reward is `sigmoid(mu / 4)`, in (0, 1).
-It needs the optional extra, `pip install -e ".[hps]"` (the `hpsv3` package; its weights, about
-16 GB, come from the hub on first use) and in practice a GPU: the anchor ran it on its own
+It needs the `hpsv3` package, installed by hand: `pip install --no-deps hpsv3==1.0.0` plus its
+runtime needs (hpsv3 pins transformers 4.45.2, which conflicts with our pin, so it is not a
+project extra; whether its Qwen2-VL code runs under transformers 5 is unverified). Its weights,
+about 16 GB, come from the hub on first use and in practice a GPU: the anchor ran it on its own
 A100 (`device` takes any torch device, e.g. "cuda:1"). The package is imported, and the model
 loaded, on the first score only, once per process and (device, checkpoint), so reward sets that
 name this component compose and instantiate without the extra.
@@ -33,7 +35,7 @@ from watercolor.canvas import Canvas
 
 log = logging.getLogger(__name__)
 
-EXTRA_HINT = 'pip install -e ".[hps]"'
+EXTRA_HINT = "pip install --no-deps hpsv3==1.0.0"
 DEFAULT_PROMPT = "a watercolour painting"  # HPSv3 scores an image *for* a prompt; never empty
 
 
@@ -51,8 +53,9 @@ def require_hpsv3():
         return importlib.import_module("hpsv3")
     except ImportError as exc:
         raise ImportError(
-            f"HPSv3 scoring needs the optional extra: {EXTRA_HINT} (the hpsv3 package; "
-            f"a GPU and ~16 GB for its 7B weights). Importing hpsv3 failed: {exc}"
+            f"HPSv3 scoring needs the hpsv3 package: {EXTRA_HINT} (it pins an older "
+            f"transformers, hence --no-deps; a GPU and ~16 GB for its 7B weights). "
+            f"Importing hpsv3 failed: {exc}"
         ) from exc
 
 

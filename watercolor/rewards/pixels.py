@@ -152,20 +152,19 @@ class View:
 
     @cached_property
     def unevenness(self) -> np.ndarray:
-        """(H, W) blotchy variation of the paint relative to its strength (0 = even, if graded).
+        """(H, W) blotchy variation of the paint's strength, relative to it (0 = even fill).
 
-        The morphological range `closing - opening` over BLOTCH_SIZE squares: it keeps bumps and
-        dips narrower than that (blotches, granules, pooled pigment) and ignores steps and smooth
-        gradients, since both are monotone. A flat fill (p5.brush's own fill shading included,
-        a gradient across the shape) reads ~0 wherever it is, a steep edge too.
+        The morphological range `closing - opening` of the (lightly smoothed) strength over
+        BLOTCH_SIZE squares keeps bumps and dips narrower than that (blotches, granules,
+        pigment pooled at an edge) and ignores steps and smooth gradients, which are monotone.
+        So a flat fill reads ~0 however it is shaded (p5.brush grades every fill across the
+        shape), and so does the step where one flat shape meets another.
         """
-        size = (BLOTCH_SIZE, BLOTCH_SIZE, 1)
-        lab = self.smooth_lab
-        closing = ndimage.minimum_filter(ndimage.maximum_filter(lab, size), size)
-        opening = ndimage.maximum_filter(ndimage.minimum_filter(lab, size), size)
-        spread = np.linalg.norm(closing - opening, axis=-1)
-        strength = np.linalg.norm(lab - self.paper, axis=-1)
-        return spread / np.maximum(strength, MIN_STRENGTH)
+        strength = np.linalg.norm(self.smooth_lab - self.paper, axis=-1)
+        size = BLOTCH_SIZE
+        closing = ndimage.minimum_filter(ndimage.maximum_filter(strength, size), size)
+        opening = ndimage.maximum_filter(ndimage.minimum_filter(strength, size), size)
+        return (closing - opening) / np.maximum(strength, MIN_STRENGTH)
 
     @cached_property
     def wash_interior(self) -> np.ndarray:

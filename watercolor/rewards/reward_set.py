@@ -84,6 +84,7 @@ class RewardSet:
         gate_threshold: float = 1.0,
         normalise: bool = False,
         group_components: Mapping[str, Mapping] | None = None,
+        needs: Sequence[str] = (),
     ) -> None:
         self.components = {name: Component.of(name, spec) for name, spec in components.items()}
         self.group_components = {
@@ -93,6 +94,9 @@ class RewardSet:
         if missing:
             raise ValueError(f"gate names {missing} that are not components of this reward set")
         self.gate, self.gate_threshold, self.normalise = tuple(gate), gate_threshold, normalise
+        # Services the set cannot score without (e.g. "hpsv3", "judge_server"); offline tools
+        # (evaluate's default, tests) leave such sets out.
+        self.needs = tuple(needs)
 
     @property
     def weights(self) -> dict[str, float]:

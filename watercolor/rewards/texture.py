@@ -46,16 +46,19 @@ def tone_count(v: View, min_share: float = 0.002, strength_step: float = 0.02) -
 def translucent_layering(
     canvas: Canvas,
     levels: int = 50,
+    one_wash: int = 10,
     min_share: float = 0.002,
     strength_step: float = 0.02,
 ) -> float | None:
-    """[0, 1]: distinct translucent tones (paint strength x hue) in the washes; `levels` -> 1."""
+    """[0, 1]: distinct tones (paint strength x hue) beyond one wash's own; `levels` -> 1."""
     if canvas.infra_failure:
         return None
     v = view(canvas)
     if v is None or not v.painted:
         return 0.0
-    return min(1.0, tone_count(v, min_share, strength_step) / levels)
+    # A single wash shows about `one_wash` tones by itself (p5.brush shades every fill and its
+    # texture blotches it); only tones beyond those come from washes laid over each other.
+    return ramp(tone_count(v, min_share, strength_step), one_wash, levels)
 
 
 def edge_widths(v: View, radius: int = 6) -> tuple[np.ndarray, np.ndarray]:
@@ -84,19 +87,19 @@ def edge_width(v: View, radius: int = 6) -> float | None:
 def outline_raggedness(v: View, radius: int = 3, sigma: float = 2.0) -> float | None:
     """Mean depth (pixels) of the bays and spurs along the paint's outline; None without one.
 
-    The outline is that of the lightly blurred paint (per-pixel dots merge or vanish, so
-    speckle is not a ragged edge). Closing fills bays narrower than a `radius` disc, opening
-    cuts spurs; the pixels either changes, per pixel of outline, is how far the outline
-    wanders from a smooth curve. Circles and boxes read ~0, a bled wash 0.5 or more.
+    The outline is that of the blurred paint (per-pixel dots merge or vanish: speckle is not
+    a ragged edge). Closing fills bays narrower than a `radius` diamond, opening cuts spurs;
+    the pixels either changes, per pixel of outline, say how far the outline wanders from a
+    smooth curve. Circles and boxes read under 0.05, p5.brush's bled washes 0.25 or more.
     """
     paint = ndimage.gaussian_filter(v.strength, sigma) > PAINT_THRESHOLD
     outline = (paint[1:] != paint[:-1]).sum() + (paint[:, 1:] != paint[:, :-1]).sum()
     if outline < MIN_PAINT_PIXELS:
         return None
-    disc = np.hypot(*np.mgrid[-radius : radius + 1, -radius : radius + 1]) <= radius + 0.3
     padded = np.pad(paint, radius + 1, mode="edge")  # paint running off the sheet is no bay
-    changed = ndimage.binary_closing(padded, disc) ^ ndimage.binary_opening(padded, disc)
-    return float(changed.sum()) / float(outline)
+    closed = ndimage.binary_closing(padded, iterations=radius)
+    opened = ndimage.binary_opening(padded, iterations=radius)
+    return float((closed ^ opened).sum()) / float(outline)
 
 
 def edge_softness(
@@ -159,9 +162,7 @@ def granulation(
     return min(1.0, energy / amplitude) * ramp(rho, 0.2, correlated)
 
 
-def pigment_variation(
-    canvas: Canvas, even: float = 0.02, uneven: float = 0.08
-) -> float | None:
+def pigment_variation(canvas: Canvas, even: float = 0.02, uneven: float = 0.06) -> float | None:
     """[0, 1]: blotchy unevenness inside washes (0 = an even fill, however it is graded)."""
     if canvas.infra_failure:
         return None

@@ -109,14 +109,19 @@ class RolloutScorer:
             self._batches[key] = asyncio.ensure_future(self._score(step, prompts, key[1], kwargs))
         return await self._batches[key]
 
+    def _score_groups(self, canvases: list[Canvas], texts: list[str]) -> list[Score]:
+        """Score group by group: group components (diversity, judges) see one GRPO group."""
+        scores, size = [], self.num_generations
+        for start in range(0, len(canvases), size):
+            group = slice(start, start + size)
+            scores += self.reward_set.score_batch(canvases[group], prompt=texts[group])
+        return scores
+
     async def _score(self, step: int, prompts, replies: Sequence[str], kwargs) -> Rollouts:
         texts = [prompt_text(p) for p in prompts]
         canvases = list(await asyncio.gather(*(self.painter(r, self.seed) for r in replies)))
-        scores = []
-        size = self.num_generations
-        for start in range(0, len(canvases), size):  # group components see one GRPO group
-            group = slice(start, start + size)
-            scores += self.reward_set.score_batch(canvases[group], prompt=texts[group])
+        # Off the event loop: a judge may block on a model server for seconds.
+        scores = await asyncio.to_thread(self._score_groups, canvases, texts)
         # Numbered as the optimisation step these completions train (metrics use the same).
         rollouts = Rollouts(step + 1, texts, list(replies), canvases, scores, self.trl_weights())
         self._codes |= {code for c in canvases for code in c.violations}

@@ -1,5 +1,5 @@
 // prompt: paint a lavender dawn sky in watercolour
-// Genuine but faint: a quiet dawn in thin washes. Pale lavender and peach bands glazed over
+// Genuine (faint): a quiet dawn in thin washes. Pale lavender and peach bands glazed over
 // each other, a soft sun, low slate hills; the paper does much of the work.
 function setup() {
   createCanvas(600, 600, WEBGL);

@@ -162,7 +162,7 @@ class VLMJudge:
         return body
 
     def compare(self, a_png: bytes, b_png: bytes) -> Verdict | None:
-        """ "A", "B" or "tie"; None when the server gave no usable verdict after retries."""
+        """The verdict (A, B or tie); None when the server gave no usable one after retries."""
         body = self.request(a_png, b_png)
         for attempt in range(self.attempts):
             if attempt:

@@ -13,7 +13,7 @@ once second, because vision judges favour a position; each comparison scores the
 A canvas's value is the mean over the comparisons that got a verdict:
 
     None   the canvas is an infrastructure failure, or every one of its comparisons failed
-    0.0    the canvas has no pixels (the sketch was refused or failed): nothing to show
+    0.0    the canvas did not paint (refused, failed, or blank): nothing to show, no judge call
     [0, 1] otherwise
 
 The draw's seed is `seed` mixed with a digest of the group's replies: the same group always
@@ -55,7 +55,7 @@ def group_seed(seed: int, canvases: Sequence[Canvas]) -> str:
 
 
 def judgeable(canvas: Canvas) -> bool:
-    return canvas.png is not None and not canvas.infra_failure
+    return canvas.ok and canvas.png is not None
 
 
 def run_comparisons(judge: Judge, pairs: list[tuple[bytes, bytes]]) -> list[Verdict | None]:

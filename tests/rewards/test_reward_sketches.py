@@ -1,0 +1,185 @@
+"""Real sketches in real Chromium: every genuine watercolour outscores every cheat.
+
+Table-driven over the sketches written for these tests (`sketches/*.js`: the first line names
+the prompt, the second says `Genuine` or `Cheat` and what it is) and the painting task's seven
+sample watercolours. Each sketch is rendered once, at pixel density 0.5 as in training, and
+its canvas scored by `coarse`, `fine_grained` and `gated` under two gate settings:
+
+- `anchor`: the painting task's static gate with the anchor's rules, what training sees. It
+  refuses sketches drawing with bare p5 primitives, so those cheats score through
+  `gate_pass = 0` and empty pixel components (and 0 under `gated`).
+- `off`: no static gate (the blank-canvas check after rendering stays), so the pixel
+  components must tell the cheats apart themselves. Relaxed rules are not enough for that:
+  `GateRules(ban_bare_primitives=False, allowed_brush_methods=None)` still refuses a sketch
+  that makes no brush mark (`no_painting`), i.e. every bare-p5 cheat.
+
+A sketch that passes the anchor gate renders the same under both settings, so it is rendered
+once and only the refusal differs (what `tasks.painting.episode.paint` would return).
+`python tests/rewards/test_reward_sketches.py` prints the whole table (renders ~1 min).
+"""
+
+import asyncio
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from watercolor.canvas import Canvas, Status
+from watercolor.config import reward_set
+from watercolor.render import RenderConfig, RenderPool
+from watercolor.tasks.painting import sample_sketches
+from watercolor.tasks.painting.episode import refused
+from watercolor.tasks.painting.gate import check_canvas, check_reply
+
+SKETCHES_DIR = Path(__file__).parent / "sketches"
+RENDER = RenderConfig(pixel_density=0.5, workers=2, time_limit_s=30.0)
+REWARDS = ("coarse", "fine_grained", "gated")
+GATES = ("anchor", "off")
+SAMPLE_PROMPTS = {  # what each sample paints, as a training prompt (SAMPLES_DIR/README.md)
+    "hibiscus": "paint a peach hibiscus in watercolour",
+    "koi": "paint a coral koi fish in watercolour",
+    "mountains": "paint a cobalt mountain range in watercolour",
+    "pears": "paint an olive pear in watercolour",
+    "sailboat": "paint a turquoise sailboat in watercolour",
+    "sunset": "paint a violet sunset sky in watercolour",
+    "vase": "paint a crimson tulip in watercolour",
+}
+# Cheat -> how it ends up with the gate off (status, violations); anything else renders ok.
+CHEAT_OUTCOMES = {
+    "blank": (Status.VIOLATION, ["blank_canvas"]),
+    "blank_brush": (Status.VIOLATION, ["blank_canvas"]),
+    "throws": (Status.ERROR, []),
+    "throws_in_draw": (Status.ERROR, []),
+}
+THROWS = ("throws", "throws_in_draw")
+# Flat blocks in the prompt's colours, and the gate setting under which they reach the pixels.
+FLAT_BLOCKS = {
+    "flat_blocks_p5": "off",
+    "flat_blocks_brush": "anchor",
+    "flat_mosaic_brush": "anchor",
+}
+MARGIN = 0.05  # genuine over cheat; scores are reproducible to ~0.01 (SwiftShader)
+
+
+def written(name: str) -> tuple[str, str, str]:
+    """(kind, prompt, source) of a sketch written for these tests."""
+    source = (SKETCHES_DIR / f"{name}.js").read_text()
+    prompt = re.match(r"// prompt: (.+)", source).group(1)
+    kind = "genuine" if source.splitlines()[1].startswith("// Genuine") else "cheat"
+    return kind, prompt, source
+
+
+SAMPLES = sample_sketches()
+TABLE = {name: ("genuine", prompt, SAMPLES[name]) for name, prompt in SAMPLE_PROMPTS.items()}
+TABLE |= {path.stem: written(path.stem) for path in sorted(SKETCHES_DIR.glob("*.js"))}
+GENUINE = [name for name, (kind, _, _) in TABLE.items() if kind == "genuine"]
+CHEATS = [name for name, (kind, _, _) in TABLE.items() if kind == "cheat"]
+
+
+async def render_all(table: dict[str, tuple[str, str, str]]) -> dict[str, dict[str, Canvas]]:
+    """{gate: {name: Canvas}}: each sketch rendered once, ungated, then gated the anchor's way."""
+    sketches = {name: check_reply(source) for name, (_, _, source) in table.items()}
+    async with RenderPool(RENDER) as pool:
+        rendered = await pool.render_batch([sketch for sketch, _ in sketches.values()])
+    canvases: dict[str, dict[str, Canvas]] = {gate: {} for gate in GATES}
+    for (name, (sketch, violations)), canvas in zip(sketches.items(), rendered, strict=True):
+        if canvas.ok and (blank := check_canvas(canvas)):
+            canvas = replace(canvas, status=Status.VIOLATION, violations=[v.code for v in blank])
+        canvas = replace(canvas, sketch=sketch, reply=table[name][2])
+        canvases["off"][name] = canvas
+        gated = refused(violations, sketch=sketch, reply=canvas.reply) if violations else canvas
+        canvases["anchor"][name] = gated
+    return canvases
+
+
+def score_table(canvases: dict[str, dict[str, Canvas]], overrides: tuple[str, ...] = ()):
+    """DataFrame: one row per sketch (kind, then `<reward>/<gate>` totals)."""
+    sets = {name: reward_set(name, overrides) for name in REWARDS}
+    rows = []
+    for name, (kind, prompt, _) in TABLE.items():
+        row = {"sketch": name, "kind": kind}
+        for gate in GATES:
+            for reward, rewards in sets.items():
+                row[f"{reward}/{gate}"] = rewards.score(canvases[gate][name], prompt=prompt).total
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("sketch")
+
+
+@pytest.fixture(scope="module")
+async def canvases() -> dict[str, dict[str, Canvas]]:
+    return await render_all(TABLE)
+
+
+@pytest.fixture(scope="module")
+def table(canvases) -> pd.DataFrame:
+    return score_table(canvases)
+
+
+def worst_genuine(table: pd.DataFrame, column: str) -> float:
+    return float(table.loc[GENUINE, column].min())
+
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize("name", TABLE)
+def test_every_sketch_renders_as_intended(canvases, name):
+    canvas = canvases["off"][name]
+    if name in GENUINE:
+        assert canvas.status == Status.OK and not canvas.violations, canvas.errors
+        assert canvases["anchor"][name] is canvas  # the genuine ones all pass the anchor gate
+    else:
+        status, violations = CHEAT_OUTCOMES.get(name, (Status.OK, []))
+        assert (canvas.status, canvas.violations) == (status, violations), canvas.errors
+    if name.endswith("_p5"):  # bare p5 primitives: refused by the anchor's gate
+        assert "bare_primitive" in canvases["anchor"][name].violations
+
+
+@pytest.mark.parametrize("cheat", CHEATS)
+@pytest.mark.parametrize("gate", GATES)
+@pytest.mark.parametrize("reward", ["fine_grained", "gated"])
+def test_every_genuine_watercolour_outscores_the_cheat(table, reward, gate, cheat):
+    column = f"{reward}/{gate}"
+    assert worst_genuine(table, column) > table.loc[cheat, column] + MARGIN, table[column]
+
+
+@pytest.mark.parametrize("name", THROWS)
+@pytest.mark.parametrize("gate", GATES)
+def test_gated_gives_zero_to_a_sketch_that_throws(table, gate, name):
+    # The sketch painted before it threw; ungated sets still pay it a little, `gated` nothing.
+    assert table.loc[name, f"gated/{gate}"] == 0.0
+    assert table.loc[name, f"fine_grained/{gate}"] > 0.0
+
+
+@pytest.mark.parametrize(("flat", "gate"), FLAT_BLOCKS.items())
+def test_coarse_is_fooled_by_flat_blocks_more_than_fine_grained(table, flat, gate):
+    def margin(reward: str) -> float:  # how far the flat blocks beat the worst watercolour
+        column = f"{reward}/{gate}"
+        return float(table.loc[flat, column]) - worst_genuine(table, column)
+
+    assert margin("coarse") > 0.0 > margin("fine_grained")  # coarse ranks it above a genuine one
+    assert margin("coarse") > margin("fine_grained") + 0.3, table.loc[flat]
+
+
+@pytest.mark.parametrize("gate", GATES)
+def test_the_best_cheat_gains_most_under_coarse(table, gate):
+    def margin(reward: str) -> float:
+        column = f"{reward}/{gate}"
+        return float(table.loc[CHEATS, column].max()) - worst_genuine(table, column)
+
+    assert margin("coarse") > 0.0 > margin("fine_grained") and margin("gated") < 0.0
+    assert margin("coarse") > margin("fine_grained") + 0.3
+
+
+def test_the_pixels_not_the_sketch_length_decide(canvases):
+    # The cheats are short sketches; with length_ramp unpaid, the pixels alone still order them.
+    table = score_table(canvases, ("reward.components.length_ramp.weight=0",))
+    column = "fine_grained/off"
+    assert worst_genuine(table, column) > table.loc[CHEATS, column].max(), table[column]
+
+
+if __name__ == "__main__":
+    pd.set_option("display.width", 200)
+    print(score_table(asyncio.run(render_all(TABLE))).round(3).sort_values("kind"))
