@@ -143,6 +143,7 @@ def bench_render(args: argparse.Namespace) -> dict:
     config = RenderConfig(size=600, time_limit_s=args.time_limit)
     figures = asyncio.run(render_figures(sketches, config))
     full = figures.pop("_canvases")
+    show(figures)  # as soon as measured: the density pass takes as long again
     if args.density:
         low = asyncio.run(render_figures(sketches, replace(config, pixel_density=args.density)))
         low_canvases = low.pop("_canvases")
@@ -177,6 +178,11 @@ def bench_score(args: argparse.Namespace) -> dict:
     return figures
 
 
+def show(figures: dict) -> None:
+    for key, value in figures.items():
+        print(f"{key:>34}: {value}", flush=True)
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m watercolor.bench", description=__doc__.split("\n")[0]
@@ -193,8 +199,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     figures = bench_render(args) if args.what == "render" else bench_score(args)
-    for key, value in figures.items():
-        print(f"{key:>34}: {value}")
+    show(figures)
     if args.json:
         print(json.dumps(figures))
     return 0
