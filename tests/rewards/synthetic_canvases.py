@@ -93,6 +93,19 @@ def flat_blocks(colours: tuple[str, ...] = PALETTE, size: int = SIZE) -> Canvas:
 
 
 @cache
+def graded_mosaic(size: int = SIZE) -> Canvas:
+    """Flat translucent discs, each darker on one side: p5.brush's own shading of a flat fill."""
+    image, s = paper(size), size / 600
+    y, x = np.mgrid[0:size, 0:size].astype(np.float32)
+    for i in range(30):
+        cx, cy = (80 + (i * 73) % 440) * s, (80 + (i * 131) % 440) * s
+        shading = np.clip(0.5 + (x - cx) / (90 * s), 0.1, 1.0)  # a ramp across the disc
+        alpha = 0.85 * disc(size, cx, cy, 45 * s) * shading
+        image = composite(image, PALETTE[i % len(PALETTE)], alpha)
+    return to_canvas(image)
+
+
+@cache
 def flat_mosaic(size: int = SIZE) -> Canvas:
     """Thirty overlapping opaque discs in the palette: flat shapes touching each other."""
     image, s = paper(size), size / 600

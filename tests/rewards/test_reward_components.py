@@ -36,6 +36,8 @@ IMAGES = {
     "blank": paint.blank,
     "flat_blocks": paint.flat_blocks,
     "flat_mosaic": paint.flat_mosaic,
+    "graded_mosaic": paint.graded_mosaic,
+    "bled_wash": paint.bled_wash,
     "soft_blobs": paint.soft_blobs,
     "layered": paint.layered_watercolour,
     "speckle": paint.speckle,
@@ -184,6 +186,13 @@ def test_uneven_pigment_scores_higher_pigment_variation():
 def test_flatter_paint_scores_lower_no_flat_regions():
     assert cheats.no_flat_regions(paint.flat_blocks()) == 0.0
     assert cheats.no_flat_regions(paint.layered_watercolour()) == 1.0
+
+
+def test_a_smoothly_graded_flat_fill_is_still_flat():
+    # p5.brush shades every fill across the shape; a gradient is not pigment variation.
+    graded = paint.graded_mosaic()
+    assert texture.pigment_variation(graded) < 0.1
+    assert cheats.no_flat_regions(graded) < 0.1
 
 
 def test_one_dominant_colour_scores_lower_palette_balance():

@@ -61,7 +61,9 @@ def test_command_line_reweighting_changes_the_total():
     default, weight = rewards.score(canvas), rewards.weights["coverage"]
     reweighted = reward_set("fine_grained", "reward.components.coverage.weight=0").score(canvas)
     assert weight > 0
-    assert reweighted.total == pytest.approx(default.total - weight * default.components["coverage"])
+    assert reweighted.total == pytest.approx(
+        default.total - weight * default.components["coverage"]
+    )
     dropped = reward_set("fine_grained", "~reward.components.palette_match")
     assert "palette_match" not in dropped.components
     gate_off = reward_set("gated", "reward.gate=[]")

@@ -4,11 +4,12 @@
     >>> no_flat_regions(flat_blocks_canvas), no_speckle(noisy_canvas)
     (0.0, 0.12)
 
-Fine-grained rewards can be gamed: flat opaque shapes ("fake watercolour"), per-pixel random
-noise passed off as granulation, one colour flooding the sheet, paint run edge to edge, or a
-sketch that draws with bare p5 primitives instead of the brush library. Each component here
-detects one of these on the shared working view (`watercolor.rewards.pixels`) or on the sketch.
-A sheet with no paint earns no anti-cheat credit: the pixel ones score it 0.
+Fine-grained rewards can be gamed: flat shapes, opaque or smoothly graded ("fake
+watercolour"), per-pixel random noise passed off as granulation, one colour flooding the sheet,
+paint run edge to edge, or a sketch that draws with bare p5 primitives instead of the brush
+library. Each component here detects one of these on the shared working view
+(`watercolor.rewards.pixels`) or on the sketch. A sheet with no paint earns no anti-cheat
+credit: the pixel ones score it 0.
 """
 
 from __future__ import annotations

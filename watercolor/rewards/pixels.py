@@ -11,7 +11,9 @@ difference; 0.02 is about one just-noticeable step), the paper colour estimated 
 border, and each pixel's *strength* (OKLab distance from the paper). Features are therefore in
 sketch coordinates whatever the render's pixel density, and thresholds never depend on the
 canvas size. The paper is estimated, not assumed: the modal colour of the border ring (paint
-rarely covers the whole border; when a uniform ground does, that ground is the paper).
+rarely covers the whole border; when a uniform ground does, that ground is the paper). Shared
+derived maps (smoothed OKLab, hard edges, wash interiors, blotchy `unevenness`) are computed
+on first use.
 
 A `View` is cached per `Canvas` (weakly), so scoring ten components decodes and converts once.
 """

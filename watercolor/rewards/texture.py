@@ -5,11 +5,19 @@
     (0.83, 0.61)
 
 What p5.brush really offers, and flat opaque shapes lack: translucent washes alpha-blended over
-paper and over each other (many intermediate tones), edges that bleed (soft ramps, not steps),
-granulation (fine, spatially correlated texture), and uneven pigment inside a wash. Each
-component measures one of them on the shared working view (`watercolor.rewards.pixels`), so
-every length below is in working pixels (256 on the long side) whatever the render size.
-Each returns None for an infrastructure failure and 0.0 when there are no pixels or no paint.
+paper and over each other (many intermediate tones), edges that bleed (soft ramps and outlines
+that wander, not clean steps), granulation (fine, spatially correlated texture), and blotchy,
+uneven pigment inside a wash. Each component measures one of them on the shared working view
+(`watercolor.rewards.pixels`), so every length below is in working pixels (256 on the long
+side) whatever the render size. Each returns None for an infrastructure failure and 0.0 when
+there are no pixels or no paint.
+
+p5.brush itself shapes what counts: it shades *every* fill (a gradient across the shape, plus
+faint streaks), even with bleed and texture off and opacity 255, and its "opaque" fills are
+only ~80 % opaque. So a gradient is not pigment variation (`pigment_variation` measures
+blotches, not slopes), a single wash is worth a few tones by itself (`translucent_layering`
+counts those beyond it), and a bleeding edge is told from a clean one by its outline as much
+as by its ramp (`edge_softness`). Calibrated on real renders: tests/rewards/sketches.
 """
 
 from __future__ import annotations
@@ -90,7 +98,8 @@ def outline_raggedness(v: View, radius: int = 3, sigma: float = 2.0) -> float | 
     The outline is that of the blurred paint (per-pixel dots merge or vanish: speckle is not
     a ragged edge). Closing fills bays narrower than a `radius` diamond, opening cuts spurs;
     the pixels either changes, per pixel of outline, say how far the outline wanders from a
-    smooth curve. Circles and boxes read under 0.05, p5.brush's bled washes 0.25 or more.
+    smooth curve. A lone circle or box reads under 0.05 (touching ones a little more: the gaps
+    between them), p5.brush's bled washes 0.25 or more.
     """
     paint = ndimage.gaussian_filter(v.strength, sigma) > PAINT_THRESHOLD
     outline = (paint[1:] != paint[:-1]).sum() + (paint[:, 1:] != paint[:, :-1]).sum()
