@@ -2,6 +2,7 @@
 
     python -m watercolor.bench render [--json] [--repeat 2] [--density 0.5]
     python -m watercolor.bench score [--json]
+    python -m watercolor.bench train [--steps 6] [--smoke] [--json]
 
 `render` renders the same layered 600x600 sketches (the task's samples) four ways on this
 machine, in one run:
@@ -18,6 +19,12 @@ reports that speed-up and how far every reward set's score moved.
 `score` renders the samples once and times every reward set's scoring of each canvas (PNG
 decode included) next to that canvas's render time: `score_to_render` (goal <= 0.05).
 
+`train` runs a few GRPO steps of the tiny default (`--smoke`: the smoke model) as
+`python -m watercolor.train` in a scratch directory and splits each step's wall time into
+render + score (the reward functions' wall time, `reward_wall_s`) and the rest (generation and
+optimisation): `render_score_fraction` (goal <= 0.25 on CPU; the anchor: 0.70-0.80). Rendering
+runs after generation here; overlapping the two is not implemented yet.
+
 With `--json` the last line printed is one JSON object holding every figure.
 """
 
@@ -27,7 +34,9 @@ import argparse
 import asyncio
 import json
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -178,6 +187,35 @@ def bench_score(args: argparse.Namespace) -> dict:
     return figures
 
 
+def bench_train(args: argparse.Namespace) -> dict:
+    import mlflow
+
+    with tempfile.TemporaryDirectory(prefix="watercolor-bench-") as tmp:
+        command = [
+            sys.executable, "-m", "watercolor.train", f"trainer.max_steps={args.steps}",
+            f"hydra.run.dir={tmp}/run", f"tracking.uri=sqlite:///{tmp}/mlflow.db",
+            f"tracking.artifacts={tmp}/artifacts", "tracking.log_canvases_every=0",
+            *(["debug=smoke"] if args.smoke else []),
+        ]  # fmt: skip
+        subprocess.run(command, check=True, cwd=Path(__file__).resolve().parents[1])
+        client = mlflow.MlflowClient(f"sqlite:///{tmp}/mlflow.db")
+        (run,) = client.search_runs(client.get_experiment_by_name("watercolor").experiment_id)
+        history = {
+            m: client.get_metric_history(run.info.run_id, m) for m in ("step_time", "reward_wall_s")
+        }
+    step = [m.value for m in history["step_time"]][1:]  # step 1 warms caches and the browser
+    reward = [m.value for m in history["reward_wall_s"]][1:]
+    return {
+        "steps_measured": len(step),
+        "step_s": round(statistics.fmean(step), 2),
+        "render_score_s": round(statistics.fmean(reward), 2),
+        "generation_and_optimisation_s": round(
+            statistics.fmean(step) - statistics.fmean(reward), 2
+        ),
+        "render_score_fraction": round(statistics.fmean(reward) / statistics.fmean(step), 3),
+    }
+
+
 def show(figures: dict) -> None:
     for key, value in figures.items():
         print(f"{key:>34}: {value}", flush=True)
@@ -187,18 +225,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m watercolor.bench", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("what", choices=["render", "score"])
+    parser.add_argument("what", choices=["render", "score", "train"])
     parser.add_argument("--json", action="store_true", help="end with one JSON object")
     parser.add_argument("--sketches", type=Path, default=SAMPLES_DIR, help="folder of .js sketches")
     parser.add_argument("--repeat", type=int, default=1, help="render the set this many times")
     parser.add_argument("--density", type=float, help="also measure this pixel density")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per sketch")
+    parser.add_argument("--steps", type=int, default=6, help="train: GRPO steps to run")
+    parser.add_argument("--smoke", action="store_true", help="train: the smoke-scale model")
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    figures = bench_render(args) if args.what == "render" else bench_score(args)
+    bench = {"render": bench_render, "score": bench_score, "train": bench_train}[args.what]
+    figures = bench(args)
     show(figures)
     if args.json:
         print(json.dumps(figures))

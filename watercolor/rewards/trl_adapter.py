@@ -11,8 +11,9 @@ the same task, so a sketch is rendered once however many components read it.
 What TRL sums is exactly the set's total: function `i` returns component `i`'s value, zeroed
 when the set's gate fails, and its weight is the set's weight for `i` (divided by the sum of
 weights when the set normalises). TRL therefore logs `rewards/<name>` as the component's gated
-value; the raw values, gate-violation rates, execution rate and render time go through
-`log_metric` as `components/<name>`, `violations/<code>`, `execution_rate` and `render_s`.
+value; the raw values, gate-violation rates, execution rate, per-canvas render time and the
+batch's wall time in rewards go through `log_metric` as `components/<name>`,
+`violations/<code>`, `execution_rate`, `render_s` and `reward_wall_s`.
 An infrastructure failure makes every function return None for that completion, so TRL leaves
 it out of the group baseline instead of scoring a fake 0.
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import statistics
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -40,6 +42,7 @@ class Rollouts:
     canvases: list[Canvas]
     scores: list[Score]
     weights: dict[str, float] = field(default_factory=dict)
+    wall_s: float = 0.0  # painting + scoring the whole batch, as the trainer waited for it
 
     def value(self, name: str, i: int) -> float | None:
         """Component `name` of completion `i` as TRL sees it (gated; None = no verdict)."""
@@ -118,12 +121,16 @@ class RolloutScorer:
         return scores
 
     async def _score(self, step: int, prompts, replies: Sequence[str], kwargs) -> Rollouts:
+        started = time.perf_counter()
         texts = [prompt_text(p) for p in prompts]
         canvases = list(await asyncio.gather(*(self.painter(r, self.seed) for r in replies)))
         # Off the event loop: a judge may block on a model server for seconds.
         scores = await asyncio.to_thread(self._score_groups, canvases, texts)
         # Numbered as the optimisation step these completions train (metrics use the same).
-        rollouts = Rollouts(step + 1, texts, list(replies), canvases, scores, self.trl_weights())
+        rollouts = Rollouts(
+            step + 1, texts, list(replies), canvases, scores, self.trl_weights(),
+            wall_s=time.perf_counter() - started,
+        )  # fmt: skip
         self._codes |= {code for c in canvases for code in c.violations}
         log_batch_metrics(rollouts, kwargs.get("log_metric"), self._codes)
         if self.on_batch is not None:
@@ -142,6 +149,7 @@ def batch_metrics(rollouts: Rollouts, codes: set[str] = frozenset()) -> dict[str
         "execution_rate": sum(c.ok for c in canvases) / len(canvases),
         "infra_failure_rate": sum(c.status == Status.INFRA_ERROR for c in canvases) / len(canvases),
         "render_s": statistics.fmean(c.timings.get("total_ms", 0.0) for c in canvases) / 1000,
+        "reward_wall_s": rollouts.wall_s,
     }
     for code in sorted(set(codes) | {code for c in canvases for code in c.violations}):
         metrics[f"violations/{code}"] = sum(code in c.violations for c in canvases) / len(canvases)
