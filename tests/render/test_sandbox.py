@@ -119,3 +119,11 @@ async def test_runaway_memory_ends_as_crash_or_error(pool, bomb):
     canvas = await pool.render(sketch(bomb))
     assert canvas.status in (Status.CRASHED, Status.ERROR), canvas.errors
     assert canvas.timings["total_ms"] < TIME_LIMIT_S * 1000
+
+
+async def test_a_global_that_clashes_with_p5_is_the_sketch_error_not_ours(pool):
+    # `function dot` makes p5's global-mode binding throw: the sketch failed, no infra_error.
+    code = "function dot(x, y) {}\n" + WATERCOLOUR
+    canvas = await pool.render(code)
+    assert canvas.status == Status.ERROR
+    assert any("Cannot redefine property: dot" in error for error in canvas.errors)

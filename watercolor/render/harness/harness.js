@@ -224,7 +224,15 @@
       }
       for (const name of ["setup", "draw"]) wrapEntryPoint(name);
       run.start = now();
-      const instance = new P5();
+      let instance;
+      try {
+        instance = new P5();
+      } catch (error) {
+        // p5 global mode binds its functions onto window; a top-level declaration of the same
+        // name (e.g. `function dot() {}`) makes that throw. The sketch's fault, not ours.
+        fail(`p5 could not start this sketch: ${error && error.name}: ${error && error.message}`);
+        return;
+      }
       run.instance = run.instance || instance;
     });
   }
