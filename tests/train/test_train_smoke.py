@@ -9,9 +9,11 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import torch
 from safetensors.torch import load_file
@@ -63,6 +65,16 @@ def test_two_set_multirun(tmp_path):
     runs = client.search_runs(client.get_experiment_by_name("watercolor").experiment_id)
     assert sorted(r.data.tags["reward"] for r in runs) == ["coarse", "gated"]
     assert {(j / "mlflow_run_id").read_text() for j in jobs} == {r.info.run_id for r in runs}
+    # ... and `compare` lays the sweep's runs side by side.
+    out = tmp_path / "compare"
+    result = subprocess.run(
+        [sys.executable, "-m", "watercolor.compare", "--sweep-dir", str(tmp_path / "sweep"),
+         "--tracking-uri", f"sqlite:///{tmp_path}/mlflow.db", "--out", str(out), "--no-log"],
+        cwd=REPO, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert len(pd.read_csv(out / "runs.csv")) == 2
+    assert (out / "curves.png").is_file() and (out / "gallery.html").is_file()
 
 
 def test_resume_after_interruption(tmp_path):

@@ -30,7 +30,9 @@ def gate_pass(canvas: Canvas) -> float | None:
 
 
 def length_ramp(canvas: Canvas, short: int = 300, long: int = 1500) -> float | None:
-    """[0, 1]: 0 for a sketch of `short` characters or fewer, rising linearly to 1 at `long`."""
+    """[0, 1]: 0 up to `short` sketch characters, rising to 1 at `long`; 0 if cut off."""
     if canvas.infra_failure:
         return None
+    if "truncated" in canvas.violations:  # else a policy learns to ramble until cut off
+        return 0.0
     return ramp(len(canvas.sketch), short, long)
