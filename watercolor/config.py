@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hydra import compose, initialize_config_dir
+from hydra.core.global_hydra import GlobalHydra
 from hydra.utils import instantiate
 from omegaconf import DictConfig
 
@@ -25,6 +26,8 @@ CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 
 def compose_train(overrides: Sequence[str] = ()) -> DictConfig:
     """conf/train.yaml composed with `overrides` (Hydra's own resolvers are not available)."""
+    if GlobalHydra.instance().is_initialized():  # inside a Hydra app, whose search path is conf/
+        return compose(config_name="train", overrides=list(overrides))
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         return compose(config_name="train", overrides=list(overrides))
 

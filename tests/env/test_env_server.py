@@ -181,15 +181,16 @@ async def test_training_scores_rollouts_rendered_on_the_server(
 
     url, _ = server
     batches = []
-    scorer = RolloutScorer(
-        reward_set("gated"), RemotePainter([url]), num_generations=2, on_batch=batches.append
-    )
+    # One session at a time: the module's server takes MAX_SESSIONS = 2, and the dropped client
+    # of the test before may still hold one while its render finishes.
+    painter = RemotePainter([url], sessions_per_server=1)
+    scorer = RolloutScorer(reward_set("gated"), painter, num_generations=2, on_batch=batches.append)
     funcs, weights = scorer.reward_functions()
     completions = [[{"role": "assistant", "content": r}] for r in (watercolour_reply, bad_reply)]
     prompts = [[{"role": "user", "content": "paint a blue pond in watercolour"}]] * 2
     outputs = await asyncio.gather(*(f(prompts=prompts, completions=completions) for f in funcs))
-    totals = [sum(w * out[i] for w, out in zip(weights, outputs, strict=True)) for i in range(2)]
     (batch,) = batches
-    assert [c.status for c in batch.canvases] == ["ok", "violation"]
+    assert [c.status for c in batch.canvases] == ["ok", "violation"], batch.canvases[0].errors
+    totals = [sum(w * out[i] for w, out in zip(weights, outputs, strict=True)) for i in range(2)]
     assert totals[0] == pytest.approx(batch.scores[0].total) and totals[0] > 0
     assert totals[1] == 0
