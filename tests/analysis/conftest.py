@@ -1,80 +1,9 @@
-"""Synthetic training runs in a temporary MLflow store, logged the way training logs them.
-
-Four runs (reward sets `coarse` and `gated`, seeds 0 and 1) laid out like a Hydra sweep
-(`<sweep>/<n>_<reward>/mlflow_run_id`), with the metric names training logs and rollouts
-written by `watercolor.tracking.log_rollouts` itself (grid, canvases, sketches, table).
-Values are chosen so the tests can say what the table must hold: reward = 0.1 * step + 0.01 *
-seed (+0.2 for gated), `violations/no_setup` is logged on step 1 only, and `gated/seed1`
-logs rollouts at steps 0 and 1 only (the others at 0, 1, 2).
-"""
+"""Fixtures for the analysis tests (shared constants and helpers: analysis_helpers.py)."""
 
 from __future__ import annotations
 
-import io
-from pathlib import Path
-
-import mlflow
 import pytest
-from PIL import Image
-
-from watercolor.canvas import Canvas, Status
-from watercolor.rewards.reward_set import Score
-from watercolor.rewards.trl_adapter import Rollouts
-from watercolor.tracking import log_rollouts, mlflow_run
-
-REPO = Path(__file__).resolve().parents[2]
-EXPERIMENT = "synthetic"
-STEPS = (1, 2, 3)
-COMPONENTS = {
-    "coarse": ["gate_pass", "coverage"],
-    "gated": ["gate_pass", "coverage", "granulation"],
-}
-PROMPTS = ["paint a peach hibiscus in watercolour", "paint a cobalt wave in watercolour"]
-
-
-def reward_value(reward_set: str, seed: int, step: int) -> float:
-    return 0.1 * step + 0.01 * seed + (0.2 if reward_set == "gated" else 0.0)
-
-
-def png(colour: tuple[int, int, int]) -> bytes:
-    buffer = io.BytesIO()
-    Image.new("RGBA", (64, 64), (*colour, 255)).save(buffer, "PNG")
-    return buffer.getvalue()
-
-
-def rollouts(step: int, components: list[str]) -> Rollouts:
-    """Four completions: three painted canvases and one refused by the gate (no PNG)."""
-    canvases = [Canvas(Status.OK, png=png((40 * i + 60, 120, 200 - 40 * i))) for i in range(3)]
-    canvases.append(Canvas(Status.VIOLATION, violations=["no_setup"], errors=["no setup()"]))
-    scores = [Score(0.5 + 0.1 * i, dict.fromkeys(components, 0.5), True) for i in range(3)]
-    scores.append(Score(0.0, dict.fromkeys(components, 0.0), False))
-    prompts = [PROMPTS[i // 2] for i in range(4)]
-    replies = [f"```js\n// reply {i} at step {step}\n```" for i in range(4)]
-    return Rollouts(step, prompts, replies, canvases, scores)
-
-
-def log_training_run(uri: str, run_dir: Path, reward_set: str, seed: int, artifacts: Path) -> str:
-    tags = {"reward": reward_set, "model": "tiny", "debug": "smoke", "overrides": "(none)"}
-    params = {"seed": seed, "trainer.max_steps": len(STEPS)}
-    with mlflow_run(uri, EXPERIMENT, params=params, tags=tags, run_dir=run_dir,
-                    artifact_root=str(artifacts), run_name=run_dir.name) as run:  # fmt: skip
-        for step in STEPS:
-            metrics = {
-                "reward": reward_value(reward_set, seed, step),
-                "execution_rate": 0.25 * step,
-                "completions/mean_length": 100.0 + step,
-                "violations/truncated": 0.5 / step,
-            }
-            if step == 1:
-                metrics["violations/no_setup"] = 0.5
-            for name in COMPONENTS[reward_set]:
-                metrics[f"rewards/{name}/mean"] = 0.1 * step
-                metrics[f"components/{name}"] = 0.2 * step
-            mlflow.log_metrics(metrics, step=step)
-        last = 2 if (reward_set, seed) == ("gated", 1) else 3
-        for step in range(last):
-            log_rollouts(rollouts(step, COMPONENTS[reward_set]))
-        return run.info.run_id
+from analysis_helpers import log_training_run
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,7 @@ import sys
 import mlflow
 import pandas as pd
 import pytest
-from conftest import REPO
+from analysis_helpers import REPO
 
 from watercolor import compare
 from watercolor.config import reward_set_names

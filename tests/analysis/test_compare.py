@@ -7,7 +7,7 @@ import re
 import mlflow
 import pandas as pd
 import pytest
-from conftest import COMPONENTS, EXPERIMENT, PROMPTS, reward_value
+from analysis_helpers import COMPONENTS, EXPERIMENT, PROMPTS, reward_value
 from PIL import Image
 
 from watercolor import compare

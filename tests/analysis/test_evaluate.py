@@ -9,7 +9,7 @@ from pathlib import Path
 import mlflow
 import pandas as pd
 import pytest
-from conftest import REPO
+from analysis_helpers import REPO
 
 from watercolor.canvas import Status
 from watercolor.config import reward_set_names
