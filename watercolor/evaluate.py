@@ -39,8 +39,6 @@ import hydra
 import mlflow
 import pandas as pd
 import torch
-from hydra import compose
-from hydra.core.global_hydra import GlobalHydra
 from hydra.core.hydra_config import HydraConfig
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
@@ -82,12 +80,12 @@ class Sample:
 
 
 def load_reward_sets(names: Sequence[str] | None = None) -> dict[str, RewardSet]:
-    """Reward sets of conf/reward/ by name, via Hydra compose; when `names` is None, every set
-    that scores offline (no HPSv3 model, no judge server)."""
-    names = list(names or config.reward_set_names(offline=True))
-    if GlobalHydra.instance().is_initialized():  # inside a Hydra app: compose on its search path
-        return {n: instantiate(compose(overrides=[f"+reward={n}"]).reward) for n in names}
-    return {name: config.reward_set(name) for name in names}
+    """Reward sets of conf/reward/ by name; when `names` is None, every set that scores
+    offline (declares no `needs`: no HPSv3 model, no judge server)."""
+    if names:
+        return {name: config.reward_set(name) for name in names}
+    every = {name: config.reward_set(name) for name in config.reward_set_names()}
+    return {name: rewards for name, rewards in every.items() if not rewards.needs}
 
 
 def resolve_checkpoint(source: str, download_root: str | Path) -> tuple[str, str | None]:
