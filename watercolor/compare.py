@@ -34,6 +34,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 from mlflow.entities import Run
+from PIL import Image
 
 from watercolor.gallery import gallery_html
 from watercolor.tracking import RUN_ID_FILE, mlflow_run, tracking_uri
@@ -307,6 +308,135 @@ def write_gallery(client: mlflow.MlflowClient, table: pd.DataFrame, out_dir: Pat
     return path
 
 
+# --- evaluations: "trained with x scored by" ----------------------------------------------------
+
+# Figures of an evaluation (`watercolor.evaluate`'s summary metrics) that the matrix shows.
+MATRIX_METRICS = (
+    r"total/.+",
+    r"execution_rate",
+    r"truncated_rate",
+    r"flat_block_rate",
+    r"layering",
+    r"diversity",
+    r"completion_tokens",
+    r"violations/.+",
+)
+UNTRAINED = "(untrained)"
+
+
+def evaluations(client: mlflow.MlflowClient, runs: Sequence[Run]) -> list[tuple[Run, Run | None]]:
+    """(evaluation, the training run it evaluated) pairs found beside `runs`.
+
+    An evaluation is a `kind=evaluate` run in one of the runs' experiments: those whose
+    `source_run_id` is one of `runs` (the newest per training run), and those of no training
+    run at all (the untrained model: the matrix's baseline row).
+    """
+    by_id = {run.info.run_id: run for run in runs}
+    experiment_ids = sorted({run.info.experiment_id for run in runs})
+    found = client.search_runs(
+        experiment_ids, "tags.kind = 'evaluate'", order_by=["attributes.start_time DESC"]
+    )
+    newest: dict[str, Run] = {}
+    pairs = []
+    for evaluation in found:
+        source = evaluation.data.tags.get("source_run_id")
+        if source is None:
+            pairs.append((evaluation, None))
+        elif source in by_id and source not in newest:
+            newest[source] = evaluation
+    pairs += [(newest[run_id], by_id[run_id]) for run_id in by_id if run_id in newest]
+    return pairs
+
+
+def matrix_table(pairs: Sequence[tuple[Run, Run | None]]) -> pd.DataFrame:
+    """One row per evaluation: what it evaluated (reward set trained with, seed) and its figures."""
+    rows = []
+    for evaluation, source in pairs:
+        info = run_info(source) if source is not None else {}
+        row = {
+            "trained_with": info.get("reward_set", UNTRAINED),
+            "seed": info.get("seed", ""),
+            "evaluation_id": evaluation.info.run_id,
+            "source_run_id": info.get("run_id", ""),
+        }
+        metrics = evaluation.data.metrics
+        row |= {name: metrics[name] for name in metric_names(evaluation, MATRIX_METRICS)}
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    if "trained_with" in table:
+        table = table.sort_values(["trained_with", "seed"], key=_untrained_first, kind="stable")
+    return table.reset_index(drop=True)
+
+
+def _untrained_first(column: pd.Series) -> pd.Series:
+    return column.map(lambda v: ("" if v == UNTRAINED else "~") + str(v))
+
+
+def matrix_aggregate(table: pd.DataFrame) -> pd.DataFrame:
+    """Mean and std across seeds per reward set trained with (`<metric> mean|std`, `runs`)."""
+    metrics = [c for c in table.columns if any(re.fullmatch(p, c) for p in MATRIX_METRICS)]
+    grouped = table.groupby("trained_with", sort=False)[metrics]
+    stats = grouped.agg(["mean", "std"])
+    stats.columns = [f"{metric} {stat}" for metric, stat in stats.columns]
+    stats.insert(0, "runs", grouped.size())
+    return stats
+
+
+def print_matrix(stats: pd.DataFrame) -> None:
+    """"Trained with x scored by" (rows x `total/<set>`), then the behaviour figures."""
+    shown = mean_pm_std(stats).T.drop(columns="runs")
+    shown.insert(0, "runs", stats["runs"].astype(str))
+    scored = [c for c in shown.columns if c.startswith("total/")]
+    with pd.option_context("display.width", 250, "display.max_columns", 50):
+        print("\ntrained with (rows) x scored by (columns), held-out prompts, mean ± std:")
+        print(shown[["runs", *scored]].rename(columns=lambda c: c.removeprefix("total/")))
+        print("\nbehaviour on held-out prompts, mean ± std:")
+        print(shown.drop(columns=scored).T.to_string())
+
+
+def matrix_gallery(
+    client: mlflow.MlflowClient, table: pd.DataFrame, out_dir: Path, prompts: int = 6
+) -> Path | None:
+    """matrix_gallery.png: the first sample of the same held-out prompts (columns) painted by
+    one evaluation per reward set trained with (rows: the lowest seed)."""
+    chosen = table.drop_duplicates("trained_with")
+    folder = out_dir / "matrix_canvases"
+    grid: list[tuple[str, list[Path | None]]] = []
+    for row in chosen.to_dict("records"):
+        names = {a.path for a in client.list_artifacts(row["evaluation_id"], "canvases")}
+        cells = []
+        for index in range(prompts):
+            name = f"canvases/p{index:02d}_s00.png"
+            target = folder / row["evaluation_id"][:8]
+            if name in names:
+                target.mkdir(parents=True, exist_ok=True)
+                cells.append(Path(client.download_artifacts(row["evaluation_id"], name, str(target))))
+            else:
+                cells.append(None)  # refused, crashed or not that many prompts
+        label = row["trained_with"] + (f" seed {row['seed']}" if row["seed"] != "" else "")
+        grid.append((label, cells))
+    if not grid:
+        return None
+    figure = Figure(figsize=(2 * prompts + 1.5, 2 * len(grid)), layout="constrained")
+    axes = figure.subplots(len(grid), prompts, squeeze=False)
+    for row_index, ((label, cells), row_axes) in enumerate(zip(grid, axes, strict=True)):
+        for index, (ax, cell) in enumerate(zip(row_axes, cells, strict=True)):
+            ax.set_xticks([])
+            ax.set_yticks([])
+            if cell is not None:
+                with Image.open(cell) as image:
+                    ax.imshow(image.convert("RGB"))
+            else:
+                ax.text(0.5, 0.5, "no canvas", ha="center", va="center", fontsize=8)
+            if index == 0:
+                ax.set_ylabel(label, fontsize=9)
+            if row_index == 0:
+                ax.set_title(f"prompt {index}", fontsize=9)
+    path = out_dir / "matrix_gallery.png"
+    figure.savefig(path, dpi=80)
+    return path
+
+
 # --- entry point --------------------------------------------------------------------------------
 
 
@@ -321,6 +451,14 @@ def compare(client: mlflow.MlflowClient, runs: Sequence[Run], out_dir: Path) -> 
         if path := plot_curves(table, histories, patterns, out_dir / f"{name}.png", name):
             paths[name] = path
     paths["gallery"] = write_gallery(client, table, out_dir)
+    if pairs := evaluations(client, runs):
+        matrix = matrix_table(pairs)
+        paths["matrix"] = out_dir / "matrix.csv"
+        matrix.to_csv(paths["matrix"], index=False)
+        matrix_aggregate(matrix).to_csv(out_dir / "matrix_aggregate.csv")
+        paths["matrix_aggregate"] = out_dir / "matrix_aggregate.csv"
+        if gallery := matrix_gallery(client, matrix, out_dir):
+            paths["matrix_gallery"] = gallery
     return paths
 
 
@@ -365,6 +503,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Path]:
     out_dir = Path(args.out or f"outputs/compare/{stamp}")
     paths = compare(client, runs, out_dir)
     print_tables(paths["runs"])
+    if "matrix_aggregate" in paths:
+        print_matrix(pd.read_csv(paths["matrix_aggregate"], index_col="trained_with"))
     print(f"\nwritten to {out_dir}")
     if not args.no_log:
         log_compare_run(uri, args, runs, out_dir)

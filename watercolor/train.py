@@ -19,6 +19,7 @@ from pathlib import Path
 
 import hydra
 import mlflow
+import torch
 from datasets import Dataset
 from hydra.core.hydra_config import HydraConfig
 from hydra.utils import instantiate
@@ -28,6 +29,7 @@ from transformers.trainer_utils import get_last_checkpoint
 from trl import GRPOConfig, GRPOTrainer
 
 from watercolor.policy.loading import load_policy
+from watercolor.policy.tiny import idle_cores
 from watercolor.render.painters import Episode, LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.trl_adapter import Painter, RolloutScorer
@@ -77,6 +79,7 @@ def close_painter(trainer: GRPOTrainer, painter) -> None:
 @hydra.main(version_base="1.3", config_path="../conf", config_name="train")
 def main(cfg: DictConfig) -> float:
     run_dir = Path(HydraConfig.get().runtime.output_dir)
+    torch.set_num_threads(cfg.threads or idle_cores())
     set_seed(cfg.seed)
     model, tokenizer = build_policy(cfg.model)
     dataset = build_dataset(cfg.task)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from analysis_helpers import log_training_run
+from analysis_helpers import evaluation_totals, log_evaluation_run, log_training_run
 
 
 @pytest.fixture(scope="session")
 def synthetic_store(tmp_path_factory) -> dict:
-    """{uri, sweep_dir, run_ids: {(reward set, seed): id}} of the four synthetic runs."""
+    """{uri, sweep_dir, run_ids: {(reward set, seed): id}, evaluations} of the four synthetic
+    training runs, plus an evaluation of each and one of the untrained model."""
     root = tmp_path_factory.mktemp("synthetic-store")
     uri = f"sqlite:///{root}/mlflow.db"
     run_ids = {}
@@ -19,7 +20,15 @@ def synthetic_store(tmp_path_factory) -> dict:
             run_ids[reward_set, seed] = log_training_run(
                 uri, run_dir, reward_set, seed, root / "artifacts"
             )
-    return {"uri": uri, "sweep_dir": root / "sweep", "run_ids": run_ids}
+        evaluations = {
+            key: log_evaluation_run(uri, root / "evaluate" / f"{n}", run_id,
+                                    evaluation_totals(*key), root / "artifacts")  # fmt: skip
+            for n, (key, run_id) in enumerate(run_ids.items())
+        }
+        evaluations[None] = log_evaluation_run(uri, root / "evaluate" / "untrained", None,
+                                               evaluation_totals(None, 0), root / "artifacts")  # fmt: skip
+    return {"uri": uri, "sweep_dir": root / "sweep", "run_ids": run_ids,
+            "evaluations": evaluations}  # fmt: skip
 
 
 @pytest.fixture

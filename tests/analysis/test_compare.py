@@ -7,7 +7,7 @@ import re
 import mlflow
 import pandas as pd
 import pytest
-from analysis_helpers import COMPONENTS, EXPERIMENT, PROMPTS, reward_value
+from analysis_helpers import COMPONENTS, EXPERIMENT, PROMPTS, evaluation_totals, reward_value
 from PIL import Image
 
 from watercolor import compare
@@ -97,3 +97,32 @@ def test_compare_is_logged_as_its_own_run_and_never_compared(store, tmp_path):
 def test_unknown_experiment_is_a_clear_error(store, tmp_path):
     with pytest.raises(SystemExit, match="no MLflow experiment named 'nope'"):
         run_compare(tmp_path, "--experiment", "nope")
+
+
+def test_evaluations_of_the_runs_make_the_trained_with_by_scored_by_matrix(store, tmp_path, capsys):
+    out, paths, _ = run_compare(tmp_path, "--experiment", EXPERIMENT)
+    matrix = pd.read_csv(out / "matrix.csv")
+    assert len(matrix) == 5  # an evaluation per training run, and the untrained model's
+    assert list(matrix["trained_with"]) == ["(untrained)", "coarse", "coarse", "gated", "gated"]
+    for row in matrix.to_dict("records"):
+        key = None if row["trained_with"] == "(untrained)" else (row["trained_with"], row["seed"])
+        assert row["evaluation_id"] == store["evaluations"][key]
+        for name, value in evaluation_totals(*(key or (None, 0))).items():
+            assert row[name] == pytest.approx(value)
+    stats = pd.read_csv(out / "matrix_aggregate.csv", index_col="trained_with")
+    assert stats.loc["gated", "total/gated mean"] == pytest.approx(0.305)
+    assert stats.loc["gated", "total/coarse mean"] == pytest.approx(0.3)
+    assert stats.loc["coarse", "runs"] == 2 and stats.loc["(untrained)", "runs"] == 1
+    printed = capsys.readouterr().out
+    assert "trained with (rows) x scored by (columns)" in printed and "0.305 ± 0.007" in printed
+    assert "flat_block_rate" in printed and "violations/no_setup" in printed
+    with Image.open(paths["matrix_gallery"]) as image:  # rows: untrained, coarse, gated
+        assert image.format == "PNG" and image.size[1] > 3 * 100
+
+
+def test_the_matrix_holds_only_the_selected_runs_evaluations(store, tmp_path):
+    chosen = store["run_ids"]["gated", 1]
+    out, _, _ = run_compare(tmp_path, "--runs", chosen)
+    matrix = pd.read_csv(out / "matrix.csv")
+    assert list(matrix["trained_with"]) == ["(untrained)", "gated"]
+    assert list(matrix["source_run_id"].fillna("")) == ["", chosen]

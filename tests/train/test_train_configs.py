@@ -50,6 +50,9 @@ def test_three_rewards_experiment_sweeps_the_three_sets():
     cfg = compose_train(["experiment=three_rewards"])
     params = cfg.hydra.sweeper.params if "hydra" in cfg else None
     assert params is None or set(params.reward.split(",")) == {"coarse", "fine_grained", "gated"}
+    # The experiment's own settings win over train.yaml's defaults (its MLflow experiment).
+    assert cfg.tracking.experiment == "three_rewards" and cfg.trainer.max_steps == 40
+    assert compose_train(["experiment=three_rewards", "debug=smoke"]).trainer.max_steps == 3
 
 
 def test_reweighting_from_the_command_line():
