@@ -19,11 +19,14 @@ reports that speed-up and how far every reward set's score moved.
 `score` renders the samples once and times every reward set's scoring of each canvas (PNG
 decode included) next to that canvas's render time: `score_to_render` (goal <= 0.05).
 
-`train` runs a few GRPO steps of the tiny default (`--smoke`: the smoke model) as
-`python -m watercolor.train` in a scratch directory and splits each step's wall time into
-render + score (the reward functions' wall time, `reward_wall_s`) and the rest (generation and
-optimisation): `render_score_fraction` (goal <= 0.25 on CPU; the anchor: 0.70-0.80). Rendering
-runs after generation here; overlapping the two is not implemented yet.
+`train` runs the same few GRPO steps of the tiny default (`--smoke`: the smoke model) twice as
+`python -m watercolor.train` in scratch directories: `sequential` (`overlap_rendering=false`:
+generate the batch, then paint it) and `overlapped` (each reply painted as soon as it is
+generated, watercolor/rollout.py). Each step's wall time is split into generation, the render +
+score time the trainer still waited for after generation (`reward_wait_s`) and the rest
+(optimisation, logging); `render_score_fraction` is that wait over the step (goal <= 0.25 on
+CPU; the anchor: 0.70-0.80) and `overlap_speedup` the sequential step time over the overlapped
+one. Sampling is seeded, but the two runs' replies differ once their weights do.
 
 With `--json` the last line printed is one JSON object holding every figure.
 """
@@ -181,11 +184,25 @@ def bench_score(args: argparse.Namespace) -> dict:
 
 
 def bench_train(args: argparse.Namespace) -> dict:
+    """The same few GRPO steps twice, painting after generation and overlapped with it."""
+    figures = {}
+    for mode, overlap in (("sequential", False), ("overlapped", True)):
+        split = train_split(args, overlap)
+        figures |= {f"{mode}_{name}": value for name, value in split.items()}
+    figures["overlap_speedup"] = round(
+        figures["sequential_step_s"] / figures["overlapped_step_s"], 3
+    )
+    return figures
+
+
+def train_split(args: argparse.Namespace, overlap: bool) -> dict:
+    """A scratch `python -m watercolor.train` run's mean step split (step 1 left out)."""
     import mlflow
 
     with tempfile.TemporaryDirectory(prefix="watercolor-bench-") as tmp:
         command = [
             sys.executable, "-m", "watercolor.train", f"trainer.max_steps={args.steps}",
+            f"overlap_rendering={str(overlap).lower()}",
             f"hydra.run.dir={tmp}/run", f"tracking.uri=sqlite:///{tmp}/mlflow.db",
             f"tracking.artifacts={tmp}/artifacts", "tracking.log_canvases_every=0",
             *(["debug=smoke"] if args.smoke else []),
@@ -193,20 +210,25 @@ def bench_train(args: argparse.Namespace) -> dict:
         subprocess.run(command, check=True, cwd=Path(__file__).resolve().parents[1])
         client = mlflow.MlflowClient(f"sqlite:///{tmp}/mlflow.db")
         (run,) = client.search_runs(client.get_experiment_by_name("watercolor").experiment_id)
-        history = {
-            m: client.get_metric_history(run.info.run_id, m) for m in ("step_time", "reward_wall_s")
+        names = ("step_time", "generation_s", "reward_wall_s", "render_s", "prefetched")
+        mean = {
+            name: statistics.fmean(later_steps(client, run.info.run_id, name)) for name in names
         }
-    step = [m.value for m in history["step_time"]][1:]  # step 1 warms caches and the browser
-    reward = [m.value for m in history["reward_wall_s"]][1:]
+    step, generation, wait = mean["step_time"], mean["generation_s"], mean["reward_wall_s"]
     return {
-        "steps_measured": len(step),
-        "step_s": round(statistics.fmean(step), 2),
-        "render_score_s": round(statistics.fmean(reward), 2),
-        "generation_and_optimisation_s": round(
-            statistics.fmean(step) - statistics.fmean(reward), 2
-        ),
-        "render_score_fraction": round(statistics.fmean(reward) / statistics.fmean(step), 3),
+        "step_s": round(step, 2),
+        "generation_s": round(generation, 2),
+        "reward_wait_s": round(wait, 2),  # render + score time the trainer still waited for
+        "optimisation_s": round(step - generation - wait, 2),
+        "render_score_fraction": round(wait / step, 3),
+        "prefetched": round(mean["prefetched"], 3),  # share of replies painted during generation
     }
+
+
+def later_steps(client, run_id: str, name: str) -> list[float]:
+    """The metric's values from step 2 on (step 1 warms caches and launches the browser)."""
+    history = sorted(client.get_metric_history(run_id, name), key=lambda m: m.step)
+    return [m.value for m in history[1:]]
 
 
 def show(figures: dict) -> None:

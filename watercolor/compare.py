@@ -383,7 +383,7 @@ def matrix_aggregate(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def print_matrix(stats: pd.DataFrame) -> None:
-    """"Trained with x scored by" (rows x `total/<set>`), then the behaviour figures."""
+    """The trained-with x scored-by table (rows x `total/<set>`), then the behaviour figures."""
     shown = mean_pm_std(stats).T.drop(columns="runs")
     shown.insert(0, "runs", stats["runs"].astype(str))
     scored = [c for c in shown.columns if c.startswith("total/")]
@@ -410,7 +410,8 @@ def matrix_gallery(
             target = folder / row["evaluation_id"][:8]
             if name in names:
                 target.mkdir(parents=True, exist_ok=True)
-                cells.append(Path(client.download_artifacts(row["evaluation_id"], name, str(target))))
+                local = client.download_artifacts(row["evaluation_id"], name, str(target))
+                cells.append(Path(local))
             else:
                 cells.append(None)  # refused, crashed or not that many prompts
         label = row["trained_with"] + (f" seed {row['seed']}" if row["seed"] != "" else "")

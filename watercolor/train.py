@@ -33,6 +33,7 @@ from watercolor.policy.tiny import idle_cores
 from watercolor.render.painters import Episode, LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.trl_adapter import Painter, RolloutScorer
+from watercolor.rollout import OverlappedRollout
 from watercolor.tracking import RolloutLogger, flatten, mlflow_run
 
 
@@ -94,6 +95,12 @@ def main(cfg: DictConfig) -> float:
         on_batch=logger.record,
     )
     reward_funcs, reward_weights = scorer.reward_functions()
+    # TRL generates (vLLM samplers), or we do, painting each reply as it finishes (hf).
+    rollout = (
+        None
+        if cfg.trainer.get("use_vllm")
+        else OverlappedRollout(scorer, overlap=cfg.overlap_rendering)
+    )
     args = GRPOConfig(
         **trainer_kwargs,
         output_dir=str(run_dir),
@@ -118,6 +125,7 @@ def main(cfg: DictConfig) -> float:
             args=args,
             train_dataset=dataset,
             callbacks=[logger],
+            rollout_func=rollout,
         )
         checkpoint = get_last_checkpoint(str(run_dir)) if cfg.resume else None
         try:

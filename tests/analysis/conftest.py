@@ -21,12 +21,15 @@ def synthetic_store(tmp_path_factory) -> dict:
                 uri, run_dir, reward_set, seed, root / "artifacts"
             )
         evaluations = {
-            key: log_evaluation_run(uri, root / "evaluate" / f"{n}", run_id,
-                                    evaluation_totals(*key), root / "artifacts")  # fmt: skip
+            key: log_evaluation_run(
+                uri, root / "evaluate" / f"{n}", run_id, evaluation_totals(*key), root / "artifacts"
+            )  # fmt: skip
             for n, (key, run_id) in enumerate(run_ids.items())
         }
-        evaluations[None] = log_evaluation_run(uri, root / "evaluate" / "untrained", None,
-                                               evaluation_totals(None, 0), root / "artifacts")  # fmt: skip
+        untrained = root / "evaluate" / "untrained"
+        evaluations[None] = log_evaluation_run(
+            uri, untrained, None, evaluation_totals(None, 0), root / "artifacts"
+        )
     return {"uri": uri, "sweep_dir": root / "sweep", "run_ids": run_ids,
             "evaluations": evaluations}  # fmt: skip
 

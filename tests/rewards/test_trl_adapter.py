@@ -92,3 +92,29 @@ async def test_infrastructure_failure_is_none_for_every_function():
     finally:
         await pool.close()
     assert all(value is None for out in outputs for value in out)
+
+
+async def test_prefetched_replies_are_painted_once_and_counted(config):
+    painter = CountingPainter(config, paint)
+    logged = {}
+    scorer = RolloutScorer(reward_set("gated"), painter, num_generations=4)
+    funcs, _ = scorer.reward_functions()
+    CountingPainter.calls = 0
+    loop = asyncio.get_running_loop()
+    texts = [c[0]["content"] for c in COMPLETIONS]
+    try:
+        # Two replies painted ahead (as the rollout does from the generation thread), one of
+        # them a text TRL never asks for: it is painted but not awaited again.
+        await asyncio.to_thread(scorer.prefetch, texts[0], loop)
+        await asyncio.to_thread(scorer.prefetch, texts[3], loop)
+        await asyncio.to_thread(scorer.prefetch, "never asked for", loop)
+        scorer.note_generation(1.5)
+        outputs = await asyncio.gather(*(
+            f(prompts=PROMPTS, completions=COMPLETIONS, log_metric=logged.__setitem__)
+            for f in funcs
+        ))  # fmt: skip
+    finally:
+        await painter.close()
+    assert CountingPainter.calls == 5  # 4 completions (2 of them ahead) + the unused one
+    assert logged["prefetched"] == 0.5 and logged["generation_s"] == 1.5
+    assert outputs[0][0] is not None and outputs[0][0] > 0  # the prefetched canvas was scored

@@ -48,6 +48,8 @@ def test_smoke_run_trains_and_logs_everything(tmp_path):
     assert {"reward", "execution_rate", "rewards/coverage/mean", "components/coverage"} <= set(
         metrics
     )
+    # Replies are painted while the rest of the batch generates (watercolor/rollout.py).
+    assert {"generation_s", "prefetched", "reward_wall_s"} <= set(metrics)
     assert run.data.tags["reward"] == "fine_grained" and "debug=smoke" in run.data.tags["overrides"]
     assert run.data.params["trainer.num_generations"] == "4"
     assert len(client.get_metric_history(run.info.run_id, "reward")) == 3

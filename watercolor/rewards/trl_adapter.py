@@ -16,11 +16,17 @@ batch's wall time in rewards go through `log_metric` as `components/<name>`,
 `violations/<code>`, `execution_rate`, `render_s` and `reward_wall_s`.
 An infrastructure failure makes every function return None for that completion, so TRL leaves
 it out of the group baseline instead of scoring a fake 0.
+
+`prefetch(reply, loop)` starts painting a reply before TRL asks for its reward (called by
+`watercolor.rollout.OverlappedRollout` as each reply finishes generating); the batch then
+awaits that render instead of starting another. `prefetched` (the share of a batch's canvases
+that were painted ahead) and `generation_s` (from `note_generation`) are logged with the rest.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import statistics
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -82,6 +88,17 @@ class RolloutScorer:
         self.num_generations, self.seed, self.on_batch = num_generations, seed, on_batch
         self._batches: dict[tuple, asyncio.Task] = {}
         self._codes: set[str] = set()  # every violation code seen so far in this run
+        self._ahead: dict[str, list[concurrent.futures.Future]] = {}  # reply -> renders under way
+        self._generation_s: float | None = None
+
+    def prefetch(self, reply: str, loop: asyncio.AbstractEventLoop) -> None:
+        """Start painting `reply` now, on `loop` (TRL's reward loop), from any thread."""
+        future = asyncio.run_coroutine_threadsafe(self.painter(reply, self.seed), loop)
+        self._ahead.setdefault(reply, []).append(future)
+
+    def note_generation(self, seconds: float) -> None:
+        """The wall time of the generation whose replies the next batch scores (logged once)."""
+        self._generation_s = seconds
 
     def reward_functions(self) -> tuple[list[Callable], list[float]]:
         """TRL reward functions (named after the components) and their `reward_weights`."""
@@ -120,10 +137,20 @@ class RolloutScorer:
             scores += self.reward_set.score_batch(canvases[group], prompt=texts[group])
         return scores
 
+    async def _canvas(self, reply: str) -> tuple[Canvas, bool]:
+        """(canvas, whether it was painted ahead): a prefetched render if one is under way."""
+        pending = self._ahead.get(reply)
+        if pending:
+            return await asyncio.wrap_future(pending.pop()), True
+        return await self.painter(reply, self.seed), False
+
     async def _score(self, step: int, prompts, replies: Sequence[str], kwargs) -> Rollouts:
         started = time.perf_counter()
         texts = [prompt_text(p) for p in prompts]
-        canvases = list(await asyncio.gather(*(self.painter(r, self.seed) for r in replies)))
+        painted = await asyncio.gather(*(self._canvas(r) for r in replies))
+        canvases = [canvas for canvas, _ in painted]
+        ahead = sum(hit for _, hit in painted) / len(painted)
+        self._ahead.clear()  # renders of replies TRL decoded differently are not awaited again
         # Off the event loop: a judge may block on a model server for seconds.
         scores = await asyncio.to_thread(self._score_groups, canvases, texts)
         # Numbered as the optimisation step these completions train (metrics use the same).
@@ -133,6 +160,11 @@ class RolloutScorer:
         )  # fmt: skip
         self._codes |= {code for c in canvases for code in c.violations}
         log_batch_metrics(rollouts, kwargs.get("log_metric"), self._codes)
+        if log_metric := kwargs.get("log_metric"):
+            log_metric("prefetched", ahead)
+            if self._generation_s is not None:
+                log_metric("generation_s", self._generation_s)
+        self._generation_s = None
         if self.on_batch is not None:
             self.on_batch(rollouts)
         return rollouts

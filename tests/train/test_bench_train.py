@@ -1,0 +1,43 @@
+"""`python -m watercolor.bench train` runs both modes side by side and reports the split.
+
+It measures; it asserts no speed (DESIGN: performance goals live in the bench, not in tests).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from train_helpers import REPO
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
+
+def test_bench_train_splits_sequential_and_overlapped_steps():
+    command = [
+        sys.executable,
+        "-m",
+        "watercolor.bench",
+        "train",
+        "--smoke",
+        "--steps",
+        "3",
+        "--json",
+    ]
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    for mode in ("sequential", "overlapped"):
+        split = {k.removeprefix(f"{mode}_"): v for k, v in figures.items() if k.startswith(mode)}
+        assert split["step_s"] > 0 and split["generation_s"] > 0
+        assert 0 <= split["reward_wait_s"] < split["step_s"]
+        assert split["render_score_fraction"] == pytest.approx(
+            split["reward_wait_s"] / split["step_s"], abs=0.01
+        )
+        assert 0 <= split["prefetched"] <= 1
+    assert figures["sequential_prefetched"] == 0  # nothing is painted ahead in that mode
+    assert figures["overlap_speedup"] == pytest.approx(
+        figures["sequential_step_s"] / figures["overlapped_step_s"], abs=0.01
+    )
