@@ -5,6 +5,7 @@ Real-model configs are composed and their trainer settings checked, not loaded (
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import fields
 
 import pytest
@@ -69,3 +70,26 @@ def test_launcher_configs_compose(launcher):
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose("train", [f"hydra/launcher={launcher}"], return_hydra_config=True)
     assert "submitit_launcher" in cfg.hydra.launcher._target_
+
+
+def test_launcher_configs_never_shadow_the_plugin_config_they_extend():
+    # A conf/hydra/launcher/ray.yaml whose defaults say `- ray` names itself, and composing it
+    # recursed until Python gave up; each of ours must extend a plugin config of another name.
+    import yaml
+
+    for path in sorted((CONF_DIR / "hydra" / "launcher").glob("*.yaml")):
+        defaults = yaml.safe_load(path.read_text()).get("defaults", [])
+        assert path.stem not in defaults, f"{path.name} extends itself"
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("hydra_plugins.hydra_ray_launcher") is None,
+    reason='hydra-ray-launcher is not installed (pip install -e ".[ray]")',
+)
+def test_ray_launcher_config_composes():
+    from hydra import compose, initialize_config_dir
+
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose("train", ["hydra/launcher=ray_cluster"], return_hydra_config=True)
+    assert cfg.hydra.launcher._target_.endswith("RayLauncher")
+    assert cfg.hydra.launcher.ray.init.address == "auto"
