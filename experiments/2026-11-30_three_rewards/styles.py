@@ -64,6 +64,7 @@ table = pd.DataFrame(rows)
 print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
 grouped = table.groupby("trained_with", sort=False)[["mean_alpha", "opaque_share", "flat_style",
                                                       "washes"]]  # fmt: skip
-summary = grouped.mean().round(3).astype(str) + " ± " + grouped.std().round(3).astype(str)
+means, stds = grouped.mean(), grouped.std()
+summary = means.map(lambda v: f"{v:.3f}") + stds.map(lambda v: "" if v != v else f" ± {v:.3f}")
 print("\nmean ± std across seeds:")
 print(summary.to_string())
