@@ -170,7 +170,12 @@ def run_labels(table: pd.DataFrame) -> list[str]:
 def aggregate(table: pd.DataFrame) -> pd.DataFrame:
     """Mean and std across runs (seeds) of each reward set: columns `<metric> mean|std`, `runs`."""
     metrics = [c for c in table.columns if c.startswith(("final/", "best/"))]
-    grouped = table.groupby("reward_set")[metrics]
+    return mean_and_std(table, "reward_set", metrics)
+
+
+def mean_and_std(table: pd.DataFrame, by: str, metrics: list[str], sort: bool = True):
+    """Per value of `by`: columns `<metric> mean` and `<metric> std`, and `runs` (rows)."""
+    grouped = table.groupby(by, sort=sort)[metrics]
     stats = grouped.agg(["mean", "std"])
     stats.columns = [f"{metric} {stat}" for metric, stat in stats.columns]
     stats.insert(0, "runs", grouped.size())
@@ -375,11 +380,7 @@ def _untrained_first(column: pd.Series) -> pd.Series:
 def matrix_aggregate(table: pd.DataFrame) -> pd.DataFrame:
     """Mean and std across seeds per reward set trained with (`<metric> mean|std`, `runs`)."""
     metrics = [c for c in table.columns if any(re.fullmatch(p, c) for p in MATRIX_METRICS)]
-    grouped = table.groupby("trained_with", sort=False)[metrics]
-    stats = grouped.agg(["mean", "std"])
-    stats.columns = [f"{metric} {stat}" for metric, stat in stats.columns]
-    stats.insert(0, "runs", grouped.size())
-    return stats
+    return mean_and_std(table, "trained_with", metrics, sort=False)
 
 
 def print_matrix(stats: pd.DataFrame) -> None:

@@ -63,7 +63,6 @@ class OverlappedRollout:
 
     def __init__(self, scorer: RolloutScorer, *, overlap: bool = True) -> None:
         self.scorer, self.overlap = scorer, overlap
-        self.__name__ = type(self).__name__  # TRL names rollout functions in messages
 
     def __call__(self, prompts: list, trainer) -> dict[str, list]:
         started = time.perf_counter()
@@ -80,8 +79,9 @@ class OverlappedRollout:
         loop = getattr(trainer, "async_loop", None)
 
         def paint_now(row: int, ids: list[int]) -> None:
+            # `ids` end at the row's first EOS: the reply's text as TRL will decode it
             if self.overlap and loop is not None:
-                self.scorer.prefetch(self._text(tokenizer, ids, trainer.eos_token_ids), loop)
+                self.scorer.prefetch(tokenizer.decode(ids, skip_special_tokens=True), loop)
 
         watcher = FinishedRows(prompt_length, list(trainer.eos_token_ids), paint_now)
         with (
@@ -113,10 +113,3 @@ class OverlappedRollout:
             if token in eos_ids:
                 return ids[: i + 1]
         return ids
-
-    @staticmethod
-    def _text(tokenizer, ids: list[int], eos_ids) -> str:
-        """The reply's text as TRL decodes it for the reward functions."""
-        return tokenizer.decode(
-            OverlappedRollout._until_eos(ids, eos_ids), skip_special_tokens=True
-        )
