@@ -2,7 +2,7 @@
 
     python -m watercolor.bench render [--json] [--repeat 2] [--density 0.5]
     python -m watercolor.bench score [--json]
-    python -m watercolor.bench train [--steps 6] [--smoke] [--json]
+    python -m watercolor.bench train [--steps 6] [--smoke] [--jobs 2] [--set K=V ...] [--json]
 
 `render` renders the same layered 600x600 sketches (the task's samples) four ways on this
 machine, in one run:
@@ -26,7 +26,10 @@ generated, watercolor/rollout.py). Each step's wall time is split into generatio
 score time the trainer still waited for after generation (`reward_wait_s`) and the rest
 (optimisation, logging); `render_score_fraction` is that wait over the step (goal <= 0.25 on
 CPU; the anchor: 0.70-0.80) and `overlap_speedup` the sequential step time over the overlapped
-one. Sampling is seeded, but the two runs' replies differ once their weights do.
+one; every mode reports `steps_per_hour` and each phase's share of a step. With `--jobs N` it
+also runs N overlapped jobs at once (`threads=1` each, as a sweep on `hydra/launcher=
+local_parallel` does) and reports their combined steps per hour (`jobsN_throughput_ratio`: over
+one job alone). Sampling is seeded, but the runs' replies differ once their weights do.
 
 With `--json` the last line printed is one JSON object holding every figure.
 """
@@ -184,45 +187,75 @@ def bench_score(args: argparse.Namespace) -> dict:
 
 
 def bench_train(args: argparse.Namespace) -> dict:
-    """The same few GRPO steps twice, painting after generation and overlapped with it."""
+    """The same few GRPO steps painting after generation, overlapped with it, and (with
+    `--jobs 2`) as two overlapped jobs at once; steps per hour of each, side by side."""
     figures = {}
-    for mode, overlap in (("sequential", False), ("overlapped", True)):
-        split = train_split(args, overlap)
+    modes = [("sequential", False, 1), ("overlapped", True, 1)]
+    modes += [(f"jobs{args.jobs}", True, args.jobs)] if args.jobs > 1 else []
+    for mode, overlap, jobs in modes:
+        split = train_split(args, overlap, jobs)
         figures |= {f"{mode}_{name}": value for name, value in split.items()}
     figures["overlap_speedup"] = round(
         figures["sequential_step_s"] / figures["overlapped_step_s"], 3
     )
+    if args.jobs > 1:
+        figures[f"jobs{args.jobs}_throughput_ratio"] = round(
+            figures[f"jobs{args.jobs}_steps_per_hour"] / figures["overlapped_steps_per_hour"], 3
+        )
     return figures
 
 
-def train_split(args: argparse.Namespace, overlap: bool) -> dict:
-    """A scratch `python -m watercolor.train` run's mean step split (step 1 left out)."""
-    import mlflow
-
+def train_split(args: argparse.Namespace, overlap: bool, jobs: int = 1) -> dict:
+    """Mean step split of `jobs` scratch `python -m watercolor.train` runs at once (step 1 left
+    out); `steps_per_hour` counts the steps of all of them (each job: `threads=1` when jobs > 1)."""
     with tempfile.TemporaryDirectory(prefix="watercolor-bench-") as tmp:
-        command = [
-            sys.executable, "-m", "watercolor.train", f"trainer.max_steps={args.steps}",
-            f"overlap_rendering={str(overlap).lower()}",
-            f"hydra.run.dir={tmp}/run", f"tracking.uri=sqlite:///{tmp}/mlflow.db",
-            f"tracking.artifacts={tmp}/artifacts", "tracking.log_canvases_every=0",
-            *(["debug=smoke"] if args.smoke else []),
-        ]  # fmt: skip
-        subprocess.run(command, check=True, cwd=Path(__file__).resolve().parents[1])
-        client = mlflow.MlflowClient(f"sqlite:///{tmp}/mlflow.db")
-        (run,) = client.search_runs(client.get_experiment_by_name("watercolor").experiment_id)
-        names = ("step_time", "generation_s", "reward_wall_s", "render_s", "prefetched")
-        mean = {
-            name: statistics.fmean(later_steps(client, run.info.run_id, name)) for name in names
-        }
+        root = Path(__file__).resolve().parents[1]
+        runs = [
+            subprocess.Popen(train_command(args, overlap, f"{tmp}/job{i}", jobs), cwd=root)
+            for i in range(jobs)
+        ]
+        if any(run.wait() for run in runs):
+            raise RuntimeError("a benchmark training run failed (its output is above)")
+        means = [step_means(f"{tmp}/job{i}") for i in range(jobs)]
+    mean = {name: statistics.fmean(m[name] for m in means) for name in means[0]}
     step, generation, wait = mean["step_time"], mean["generation_s"], mean["reward_wall_s"]
+    optimisation = step - generation - wait
     return {
         "step_s": round(step, 2),
+        "steps_per_hour": round(jobs * 3600 / step, 1),
         "generation_s": round(generation, 2),
         "reward_wait_s": round(wait, 2),  # render + score time the trainer still waited for
-        "optimisation_s": round(step - generation - wait, 2),
+        "optimisation_s": round(optimisation, 2),
+        "generation_share": round(generation / step, 3),
         "render_score_fraction": round(wait / step, 3),
+        "optimisation_share": round(optimisation / step, 3),
         "prefetched": round(mean["prefetched"], 3),  # share of replies painted during generation
+        "completion_tokens": round(mean["completions/mean_length"], 1),
     }
+
+
+def train_command(args: argparse.Namespace, overlap: bool, folder: str, jobs: int) -> list[str]:
+    """`python -m watercolor.train` for a benchmark run writing only into `folder`."""
+    return [
+        sys.executable, "-m", "watercolor.train", f"trainer.max_steps={args.steps}",
+        f"overlap_rendering={str(overlap).lower()}",
+        f"hydra.run.dir={folder}/run", f"tracking.uri=sqlite:///{folder}/mlflow.db",
+        f"tracking.artifacts={folder}/artifacts", "tracking.log_canvases_every=0",
+        *(["threads=1"] if jobs > 1 else []),
+        *(["debug=smoke"] if args.smoke else []),
+        *args.set,
+    ]  # fmt: skip
+
+
+def step_means(folder: str) -> dict[str, float]:
+    """Mean over steps 2.. of the step metrics of the one run in `folder`'s MLflow store."""
+    import mlflow
+
+    client = mlflow.MlflowClient(f"sqlite:///{folder}/mlflow.db")
+    (run,) = client.search_runs(client.get_experiment_by_name("watercolor").experiment_id)
+    names = ("step_time", "generation_s", "reward_wall_s", "render_s", "prefetched",
+             "completions/mean_length")  # fmt: skip
+    return {name: statistics.fmean(later_steps(client, run.info.run_id, name)) for name in names}
 
 
 def later_steps(client, run_id: str, name: str) -> list[float]:
@@ -248,6 +281,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per sketch")
     parser.add_argument("--steps", type=int, default=6, help="train: GRPO steps to run")
     parser.add_argument("--smoke", action="store_true", help="train: the smoke-scale model")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="train: also run this many overlapped jobs at once"
+    )
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="OVERRIDE",
+        help="train: a Hydra override for every benchmark run, e.g. trainer.num_generations=8",
+    )  # fmt: skip
     return parser.parse_args(argv)
 
 

@@ -16,9 +16,13 @@ from watercolor.tasks.painting.prompts import COLOURS, prompts
 FILL = re.compile(r"brush\.fill\((\d+), (\d+), (\d+), (\d+)\)")
 
 
+# Every kind, the default-off ones too.
+EVERY_KIND = Mixture(layered=4, flat=2, then_throw=1, stroke_only=1, plain_p5=1, broken=1)
+
+
 @pytest.fixture(scope="module")
 def corpus():
-    return generate_corpus(400, seed=3)
+    return generate_corpus(400, seed=3, mixture=EVERY_KIND)
 
 
 def by_kind(corpus, kind):
@@ -26,21 +30,25 @@ def by_kind(corpus, kind):
 
 
 def test_same_seed_same_corpus_other_seed_other_corpus(corpus):
-    assert generate_corpus(400, seed=3) == corpus
-    assert [e.reply for e in generate_corpus(400, seed=4)] != [e.reply for e in corpus]
+    assert generate_corpus(400, seed=3, mixture=EVERY_KIND) == corpus
+    other = generate_corpus(400, seed=4, mixture=EVERY_KIND)
+    assert [e.reply for e in other] != [e.reply for e in corpus]
 
 
 def test_kinds_come_in_the_mixture_proportions():
-    mixture = Mixture(layered=5, flat=2, stroke_only=1, plain_p5=1, broken=1)
+    mixture = Mixture(layered=5, flat=2, then_throw=1, stroke_only=1, plain_p5=1, broken=1)
     counts = {kind: 0 for kind in KINDS}
-    for example in generate_corpus(200, seed=0, mixture=mixture):
+    for example in generate_corpus(220, seed=0, mixture=mixture):
         counts[example.kind] += 1
-    assert counts == {"layered": 100, "flat": 40, "stroke_only": 20, "plain_p5": 20, "broken": 20}
+    assert counts == {
+        "layered": 100, "flat": 40, "then_throw": 20, "stroke_only": 20, "plain_p5": 20,
+        "broken": 20,
+    }  # fmt: skip
     assert sum(Mixture().counts(7).values()) == 7  # rounding never loses or adds an example
 
 
 def test_a_zero_weight_kind_never_appears_and_bad_weights_are_refused():
-    only_layered = Mixture(layered=1, flat=0, stroke_only=0, plain_p5=0, broken=0)
+    only_layered = Mixture(layered=1, flat=0, then_throw=0, stroke_only=0)
     assert {e.kind for e in generate_corpus(30, mixture=only_layered)} == {"layered"}
     with pytest.raises(ValueError):
         Mixture(layered=-1).counts(10)
@@ -110,6 +118,24 @@ def test_the_task_gate_passes_brush_washes_and_rejects_the_rest(corpus):
     assert all(check_reply(e.reply, any_method)[1] == [] for e in by_kind(corpus, "stroke_only"))
     invented = [e for e in by_kind(corpus, "broken") if e.defect == "unknown_brush_method"]
     assert invented and all("unknown_brush_method" in codes(e) for e in invented)
+
+
+def test_the_default_repertoire_passes_the_static_gate_but_strokes():
+    # The kinds the sets disagree on; only the strokes (outside the anchor's list) are refused.
+    default = generate_corpus(200, seed=5)
+    assert {e.kind for e in default} == {"layered", "flat", "then_throw", "stroke_only"}
+    passing = [e for e in default if not check_reply(e.reply)[1]]
+    assert {e.kind for e in passing} == {"layered", "flat", "then_throw"}
+    assert len(passing) / len(default) == pytest.approx(0.9, abs=0.02)
+
+
+def test_then_throw_paints_everything_first_then_calls_what_does_not_exist(corpus):
+    throws = by_kind(corpus, "then_throw")
+    assert throws
+    for example in throws:
+        code = extract_sketch(example.reply).splitlines()
+        assert code[-2].strip() in UNDEFINED_CALLS and code[-1] == "}"
+        assert sum(line.strip() in UNDEFINED_CALLS for line in code) == 1
 
 
 def test_broken_replies_are_broken_as_labelled(corpus):

@@ -15,29 +15,29 @@ from train_helpers import REPO
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 
-def test_bench_train_splits_sequential_and_overlapped_steps():
+def test_bench_train_splits_sequential_and_overlapped_steps_and_runs_jobs_side_by_side():
     command = [
-        sys.executable,
-        "-m",
-        "watercolor.bench",
-        "train",
-        "--smoke",
-        "--steps",
-        "3",
-        "--json",
-    ]
+        sys.executable, "-m", "watercolor.bench", "train", "--smoke", "--steps", "3",
+        "--jobs", "2", "--json",
+    ]  # fmt: skip
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])
-    for mode in ("sequential", "overlapped"):
+    for mode, jobs in (("sequential", 1), ("overlapped", 1), ("jobs2", 2)):
         split = {k.removeprefix(f"{mode}_"): v for k, v in figures.items() if k.startswith(mode)}
         assert split["step_s"] > 0 and split["generation_s"] > 0
+        assert split["steps_per_hour"] == pytest.approx(jobs * 3600 / split["step_s"], rel=0.01)
+        shares = ("generation_share", "render_score_fraction", "optimisation_share")
+        assert sum(split[name] for name in shares) == pytest.approx(1.0, abs=0.01)
         assert 0 <= split["reward_wait_s"] < split["step_s"]
         assert split["render_score_fraction"] == pytest.approx(
             split["reward_wait_s"] / split["step_s"], abs=0.01
         )
         assert 0 <= split["prefetched"] <= 1
     assert figures["sequential_prefetched"] == 0  # nothing is painted ahead in that mode
+    assert figures["jobs2_throughput_ratio"] == pytest.approx(
+        figures["jobs2_steps_per_hour"] / figures["overlapped_steps_per_hour"], abs=0.01
+    )
     assert figures["overlap_speedup"] == pytest.approx(
         figures["sequential_step_s"] / figures["overlapped_step_s"], abs=0.01
     )

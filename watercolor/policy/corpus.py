@@ -2,18 +2,22 @@
 
     >>> from watercolor.policy.corpus import Mixture, generate_corpus
     >>> corpus = generate_corpus(100, seed=0, mixture=Mixture(layered=0.6, flat=0.2, broken=0.2,
-    ...                                                       stroke_only=0, plain_p5=0))
+    ...                                                       then_throw=0, stroke_only=0))
     >>> sum(example.kind == "flat" for example in corpus)
     20
     >>> corpus[0].reply.startswith("```js\\nfunction setup() {")
     True
 
-The mixture is deliberate: RL needs real choices to choose between. Most replies are layered
-translucent washes of varying quality (what the fine-grained rewards pay for), some are flat
-opaque fills (the "fake watercolour" a coarse reward accepts), some draw outlines only, some
-use bare p5 primitives (banned by the task's gate) and some are broken (missing brace,
-undefined function, invented brush method). Sketches are painted in the prompt's colour
-except for a configurable fraction, so that following the prompt is learnable too.
+The mixture is deliberate: RL needs real choices to choose between, and the default's choices
+are the ones on which reward sets disagree. Layered translucent washes of varying quality (what
+the fine-grained rewards pay for), flat opaque fills in the prompt's colours (the "fake
+watercolour" a coarse reward pays most), finished sketches that paint and then throw (which an
+ungated reward pays for their pixels and a gated one zeroes), and outlines only (strokes: outside
+the anchor's allow-list, so refused). Two kinds that fail the static gate outright, bare p5
+primitives and broken code (missing brace, undefined function, invented brush method), are
+off by default: a 3M-parameter model blends whatever it sees into its washes. Sketches are
+painted in the prompt's colour except for a configurable fraction, so that following the prompt
+is learnable too.
 Everything is deterministic from `seed`: same arguments, same corpus.
 """
 
@@ -34,29 +38,33 @@ from watercolor.policy.sketches import (
     palette,
     plain_p5,
     stroke_only,
+    then_throw,
 )
 from watercolor.policy.subjects import other_colour, read_prompt
 from watercolor.tasks.painting.prompts import COLOURS
 from watercolor.tasks.painting.prompts import prompts as task_prompts
 
-KINDS = ("layered", "flat", "stroke_only", "plain_p5", "broken")
-VALID_KINDS = ("layered", "flat", "stroke_only")  # well-formed p5.brush sketches
+KINDS = ("layered", "flat", "then_throw", "stroke_only", "plain_p5", "broken")
+# Well-formed p5.brush sketches (`then_throw` fails only when it runs).
+VALID_KINDS = ("layered", "flat", "then_throw", "stroke_only")
 
 
 @dataclass(frozen=True)
 class Mixture:
     """Relative weights of the kinds of reply (normalised), and the off-prompt colour share.
 
-    The defaults keep every choice present but the failing kinds rare: with 10 % each of
-    stroke-only, bare-p5 and broken replies, the 3M-parameter model blended their lines into
-    its washes and only 31 % of its replies passed the gate (experiments/2026-11-30_three_rewards/).
+    The defaults are the repertoire on which the reward sets disagree (layered, flat, paint then
+    throw, strokes), with kinds that fail the static gate outright off: with 20 % bare-p5 and
+    broken replies the 3M-parameter model blended their lines into its washes and only 31-47 %
+    of its replies passed the gate (experiments/2026-11-30_three_rewards/).
     """
 
-    layered: float = 0.6
-    flat: float = 0.2
-    stroke_only: float = 0.07
-    plain_p5: float = 0.07
-    broken: float = 0.06
+    layered: float = 0.45
+    flat: float = 0.3
+    then_throw: float = 0.15
+    stroke_only: float = 0.1
+    plain_p5: float = 0.0
+    broken: float = 0.0
     off_prompt_colour: float = (
         0.1  # share of sketches painted in a colour the prompt did not ask for
     )
@@ -94,9 +102,11 @@ def _sketch(kind: str, parts, colours, rng: random.Random) -> tuple[str, float |
     if kind == "layered":
         quality = round(rng.random(), 2)
         return layered(parts, colours, rng, quality), quality, None
-    if kind == "broken":
-        defect = rng.choice(DEFECTS)
+    if kind in ("broken", "then_throw"):
         base = layered(parts, colours, rng) if rng.random() < 0.7 else flat(parts, colours, rng)
+        if kind == "then_throw":
+            return then_throw(base, rng), None, None
+        defect = rng.choice(DEFECTS)
         return corrupt(base, defect, rng), None, defect
     writer = {"flat": flat, "stroke_only": stroke_only, "plain_p5": plain_p5}[kind]
     return writer(parts, colours, rng), None, None

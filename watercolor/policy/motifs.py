@@ -47,6 +47,7 @@ class Ring:
 
 
 Shape = Circle | Blob | Ring
+MAX_BUMPS = 2  # undulations of a band's top edge
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,8 @@ def oval(
     angle: float = 0.0,
     count: int | None = None,
 ) -> Blob:
-    """A wobbly ellipse as a blob of `count` (default 4-6) points, rotated by `angle` (radians)."""
-    count = count or rng.randint(4, 6)
+    """A wobbly ellipse as a blob of `count` (default 4) points, rotated by `angle` (radians)."""
+    count = count or 4  # every point is a line of code the model must write
     points = []
     for i in range(count):
         t = 2 * math.pi * i / count
@@ -77,7 +78,11 @@ def oval(
 
 
 def band(rng: random.Random, top: float, bottom: float, bumps: int = 3) -> Blob:
-    """A horizontal band across the canvas whose top edge undulates (hills, water, sky)."""
+    """A horizontal band across the canvas whose top edge undulates (hills, water, sky).
+
+    At most MAX_BUMPS bumps: a sketch's length is what a reply costs to write and to risk.
+    """
+    bumps = min(bumps, MAX_BUMPS)
     xs = [round(-320 + 640 * i / bumps) for i in range(bumps + 1)]
     ridge = [(x, round(top + rng.uniform(-30, 30))) for x in xs]
     return Blob((*ridge, (320, round(bottom)), (-320, round(bottom))), 0.5)
@@ -90,7 +95,8 @@ def flower(rng: random.Random) -> list[Part]:
     leaf = oval(rng, x + 60, y + 190, 55, 22, rng.uniform(-0.6, -0.2))
     if rng.random() < 0.65:
         petals: tuple[Shape, ...] = (Ring(x, y, round(size * 1.3), size, count),)
-    else:
+    else:  # separate petals cost a shape each: at most five
+        count = min(count, 5)
         step = 2 * math.pi / count
         petals = tuple(
             oval(rng, x + 75 * math.cos(i * step), y + 75 * math.sin(i * step), 70, 35, i * step, 4)

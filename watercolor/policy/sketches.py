@@ -17,6 +17,8 @@ Styles, from what the task wants to what it forbids:
   defaults bleed a little and grain a lot): the "fake watercolour".
 - `stroke_only`: outlines with `brush.pick(...)` / `brush.stroke(...)`, no fills.
 - `plain_p5`: bare p5 `fill(...)` / `ellipse(...)` / `beginShape()`: banned by the task's gate.
+- `then_throw`: a finished sketch whose last line calls a function that does not exist: it
+  paints everything, then throws at run time (the static gate cannot tell; the browser can).
 
 Colours are written as numbers (`brush.fill(r, g, b, alpha)`, `brush.stroke(r, g, b)`), not
 "#rrggbb" strings: a tiny model writes four numbers far more reliably than a six-digit hex
@@ -44,7 +46,10 @@ HEADER = (
 # p5.brush 2.2 fills are translucent at any opacity; below ~60 a single wash barely shows on
 # the paper, above ~150 it covers what is under it (measured with an opacity sweep).
 WASH_ALPHA = (60, 150)
-GLAZE_BUDGET = 60  # body lines after which a layered sketch adds no more repeat glazes
+# Body lines after which a layered sketch adds no more repeat glazes. It bounds the longest
+# reply (~300 tokens of the tiny painter's tokenizer): every line is generation time in GRPO,
+# and a reply cut off at the completion limit paints nothing.
+GLAZE_BUDGET = 24
 STROKE_BRUSHES = ("HB", "2B", "pen", "rotring", "charcoal", "cpencil", "marker")
 UNDEFINED_CALLS = (
     "drawPetals(0, 0, 80);",
@@ -226,7 +231,7 @@ def layered(
     """Translucent washes; `quality` in [0, 1] (random if None) sets passes, alpha, bleed use."""
     quality = rng.random() if quality is None else quality
     body = ["brush.noStroke();"]
-    shared = rng.random() < 0.5  # one bleed/texture setting for the whole sketch, or per part
+    shared = rng.random() < 0.8  # one bleed/texture setting for the whole sketch, or per part
     if shared:
         body += _wash_settings(rng, quality)
     for part in parts:
@@ -273,6 +278,12 @@ def plain_p5(parts: list[Part], colours: dict[str, str], rng: random.Random) -> 
     if rng.random() < 0.5:  # half of them forget the brush setup too
         return _sketch(body).replace("  brush.scaleBrushes(3);\n", "")
     return _sketch(body)
+
+
+def then_throw(sketch: str, rng: random.Random) -> str:
+    """`sketch` with a call to an undefined function as the last line of `setup()`."""
+    lines = sketch.splitlines()
+    return "\n".join([*lines[:-1], "  " + rng.choice(UNDEFINED_CALLS), lines[-1]])
 
 
 def corrupt(sketch: str, defect: str, rng: random.Random) -> str:

@@ -1,0 +1,200 @@
+"""What each reward set pays each kind of reply in the tiny painter's corpus.
+
+    python -m watercolor.policy.kinds           # 8 replies a kind; coarse, fine_grained, gated
+    python -m watercolor.policy.kinds --per-kind 12 --rewards coarse,gated --json
+    python -m watercolor.policy.kinds --model outputs/cache/tiny-<hash>   # what a model writes
+
+The corpus (`watercolor.policy.corpus`) is the warm start's repertoire: layered washes, flat
+opaque fills, sketches that paint and then throw, stroke-only outlines (and, off by default,
+bare p5 and broken code). Reward design can only decide among behaviours the policy already
+has, so this table is the study's premise: each set should pay a different kind most. Replies
+are written for the task's held-out prompts, rendered once each with the training renderer
+(`conf/renderer/local.yaml`) through the task's episode (gate, render, blank check), and scored
+by every set, as `watercolor.evaluate` does for a model's replies.
+
+With `--model`, it samples that model on the held-out prompts at the training temperature
+(`conf/model/tiny.yaml`'s sampler settings, system prompt included, as GRPO samples) and reports
+the share of replies that pass the task's static gate and the kinds they read as
+(`reply_kind`): the warm start's untrained proportions, the starting point of every study.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+from collections.abc import Sequence
+
+import pandas as pd
+from hydra.utils import instantiate
+from omegaconf import DictConfig
+
+from watercolor.canvas import Status
+from watercolor.config import compose_train, reward_set
+from watercolor.evaluate import paint_replies
+from watercolor.policy.corpus import KINDS, Example, Mixture, make_example
+from watercolor.policy.sketches import UNDEFINED_CALLS
+from watercolor.render.painters import LocalPainter
+from watercolor.tasks.painting.gate import check_reply
+
+DEFAULT_REWARDS = ("coarse", "fine_grained", "gated")
+_FILL_ALPHA = re.compile(r"brush\.fill\([^;]*?,\s*(\d+(?:\.\d+)?)\s*\)\s*;")
+_UNDEFINED = frozenset(call.split("(")[0] for call in UNDEFINED_CALLS)
+_CALL = re.compile(r"^\s*(\w+)\s*\(", re.MULTILINE)
+OPAQUE = 250  # fill opacity from which a fill is the corpus's flat kind (it writes 255)
+
+
+def reply_kind(reply: str) -> str:
+    """Which corpus kind a reply reads as, from its code: `refused` when the static gate
+    refuses it (for any reason), else `then_throw` (calls one of the corpus's undefined
+    functions), `flat` (every fill opaque), `layered` (translucent fills) or `other`."""
+    sketch, violations = check_reply(reply)
+    if violations or sketch is None:
+        return "refused"
+    if any(name in _UNDEFINED for name in _CALL.findall(sketch)):
+        return "then_throw"
+    alphas = [float(a) for a in _FILL_ALPHA.findall(sketch)]
+    if not alphas:
+        return "other"
+    return "flat" if min(alphas) >= OPAQUE else "layered"
+
+
+def kind_examples(kinds: Sequence[str], prompts: Sequence[str], per_kind: int) -> list[Example]:
+    """`per_kind` replies of each kind, for `prompts` in turn (seeded by kind and index)."""
+    return [
+        make_example(kind, prompts[i % len(prompts)], random.Random(f"kinds:{kind}:{i}"))
+        for kind in kinds
+        for i in range(per_kind)
+    ]
+
+
+def pay_table(
+    examples: Sequence[Example], rewards: Sequence[str], cfg: DictConfig, seed: int = 0
+) -> pd.DataFrame:
+    """One row per example: kind, status, and the total under every reward set.
+
+    `cfg`: the composed training config, whose renderer and task episode paint the replies.
+    """
+    painter = LocalPainter(instantiate(cfg.renderer), instantiate(cfg.task.episode))
+    replies = [example.reply for example in examples]
+    canvases = asyncio.run(paint_replies(replies, painter, seed, progress=True))
+    pairs = zip(examples, canvases, strict=True)
+    rows = [{"kind": e.kind, "status": str(c.status)} for e, c in pairs]
+    for name in rewards:
+        scores = reward_set(name).score_batch(canvases, prompt=[e.prompt for e in examples])
+        for row, score in zip(rows, scores, strict=True):
+            row[name] = score.total
+    return pd.DataFrame(rows)
+
+
+def summary(table: pd.DataFrame, rewards: Sequence[str]) -> pd.DataFrame:
+    """Per kind: its share of the default mixture, mean and std of each set's total."""
+    stats = table.groupby("kind", sort=False)[list(rewards)].agg(["mean", "std"])
+    stats.columns = [f"{name} {stat}" for name, stat in stats.columns]
+    mixture = Mixture()
+    weights = {kind: getattr(mixture, kind) for kind in KINDS}
+    stats.insert(0, "default share", [weights[k] / sum(weights.values()) for k in stats.index])
+    stats.insert(1, "painted", table.groupby("kind", sort=False)["status"].agg(_ok_share))
+    return stats
+
+
+def _ok_share(statuses: pd.Series) -> float:
+    return float((statuses == str(Status.OK)).mean())
+
+
+def best_kinds(stats: pd.DataFrame, rewards: Sequence[str]) -> dict[str, str]:
+    """Each set's best-paid kind."""
+    return {name: str(stats[f"{name} mean"].idxmax()) for name in rewards}
+
+
+def markdown(stats: pd.DataFrame, rewards: Sequence[str]) -> str:
+    """The table as README markdown: `mean ± std` per set."""
+    header = "| kind | default share | painted | " + " | ".join(rewards) + " |"
+    lines = [header, "|" + "---|" * (3 + len(rewards))]
+    for kind, row in stats.iterrows():
+        cells = [f"{row[f'{n} mean']:.3f} ± {row[f'{n} std']:.3f}" for n in rewards]
+        lines.append(
+            f"| {kind} | {row['default share']:.2f} | {row['painted']:.2f} | "
+            + " | ".join(cells)
+            + " |"
+        )
+    return "\n".join(lines)
+
+
+def model_kinds(model_dir: str, cfg: DictConfig, samples: int, seed: int = 0) -> pd.DataFrame:
+    """`samples` replies per held-out prompt from `model_dir`, sampled as training samples
+    (the trainer's temperature, top_p, top_k and completion limit): their kinds and tokens."""
+    from watercolor.evaluate import generate_samples  # torch and transformers: only here
+    from watercolor.policy.loading import load_policy
+
+    model, tokenizer = load_policy(model_dir)
+    trainer = cfg.trainer
+    generation = {
+        "max_new_tokens": trainer.max_completion_length,
+        "temperature": trainer.temperature,
+        "top_p": trainer.get("top_p", 1.0),
+        "top_k": trainer.get("top_k", 0),
+    }
+    prompts = instantiate(cfg.task.eval_prompts)
+    replies = generate_samples(model, tokenizer, prompts, samples=samples, seed=seed,
+                               generation=generation)  # fmt: skip
+    return pd.DataFrame(
+        {"kind": reply_kind(s.reply), "tokens": s.tokens, "truncated": s.truncated}
+        for s in replies
+    )
+
+
+def model_summary(table: pd.DataFrame) -> dict[str, float]:
+    """Static-gate pass rate, the share of each kind, mean tokens and truncation."""
+    shares = table["kind"].value_counts(normalize=True)
+    return {
+        "replies": float(len(table)),
+        "gate_pass_rate": float(1 - shares.get("refused", 0.0)),
+        **{f"kind/{kind}": float(share) for kind, share in shares.items()},
+        "tokens": float(table["tokens"].mean()),
+        "truncated_rate": float(table["truncated"].mean()),
+    }
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m watercolor.policy.kinds", description=__doc__)
+    parser.add_argument("--per-kind", type=int, default=8, help="replies of each kind")
+    parser.add_argument("--kinds", default=",".join(KINDS), help="comma-separated corpus kinds")
+    parser.add_argument("--rewards", default=",".join(DEFAULT_REWARDS), help="sets in conf/reward/")
+    parser.add_argument("--seed", type=int, default=0, help="rendering seed")
+    parser.add_argument("--json", action="store_true", help="one JSON object instead of tables")
+    parser.add_argument("--model", help="sample this model instead (a directory or hub id)")
+    parser.add_argument("--samples", type=int, default=4, help="--model: replies per prompt")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="OVERRIDE",
+        help="Hydra override of the training config, e.g. trainer.temperature=0.8",
+    )  # fmt: skip
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> dict:
+    args = parse_args(argv)
+    kinds, rewards = args.kinds.split(","), args.rewards.split(",")
+    if unknown := set(kinds) - set(KINDS):
+        raise SystemExit(f"unknown kinds {sorted(unknown)}; choose from {KINDS}")
+    cfg = compose_train(args.set)
+    if args.model:
+        figures = model_summary(model_kinds(args.model, cfg, args.samples, args.seed))
+        print(json.dumps(figures) if args.json else pd.Series(figures).round(3).to_string())
+        return figures
+    prompts = instantiate(cfg.task.eval_prompts)
+    table = pay_table(kind_examples(kinds, prompts, args.per_kind), rewards, cfg, args.seed)
+    stats = summary(table, rewards)
+    best = best_kinds(stats, rewards)
+    if args.json:
+        print(json.dumps({"kinds": stats.round(4).to_dict("index"), "best": best}))
+    else:
+        print(markdown(stats, rewards))
+        print("\nbest-paid kind: " + ", ".join(f"{n}: {k}" for n, k in best.items()))
+    return best
+
+
+if __name__ == "__main__":
+    main()
