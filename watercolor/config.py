@@ -17,7 +17,7 @@ from pathlib import Path
 from hydra import compose, initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 from hydra.utils import instantiate
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 
 from watercolor.rewards.reward_set import RewardSet
 
@@ -45,3 +45,13 @@ def reward_set(name: str, overrides: Sequence[str] = ()) -> RewardSet:
         raise ValueError(f"unknown reward set {name!r}; choose from {reward_set_names()}")
     cfg = compose_train([f"reward={name}", *overrides])
     return instantiate(cfg.reward)
+
+
+def model_source(model: DictConfig) -> str:
+    """A `model` group's hub id or directory: `name_or_path` as given, or built by its `_target_`.
+
+    The tiny default builds its model on first use (a `_target_` node); a real recipe names a
+    hub id, which a user overrides with a local snapshot (`model.name_or_path=<dir>`).
+    """
+    node = model.name_or_path
+    return str(instantiate(node) if OmegaConf.is_dict(node) else node)

@@ -375,7 +375,7 @@ def main(cfg: DictConfig) -> dict[str, float]:
     out_dir = Path(HydraConfig.get().runtime.output_dir)
     mlflow.set_tracking_uri(tracking_uri(cfg.tracking.uri))
     if cfg.checkpoint is None:
-        model_path, source_run = str(instantiate(cfg.model.name_or_path)), None
+        model_path, source_run = config.model_source(cfg.model), None
     else:
         model_path, source_run = resolve_checkpoint(str(cfg.checkpoint), cfg.paths.downloads)
     prompts = instantiate(cfg.task.eval_prompts)[: cfg.num_prompts]

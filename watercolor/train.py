@@ -28,6 +28,7 @@ from transformers import set_seed
 from transformers.trainer_utils import get_last_checkpoint
 from trl import GRPOConfig, GRPOTrainer
 
+from watercolor.config import model_source
 from watercolor.policy.loading import load_policy
 from watercolor.policy.tiny import idle_cores
 from watercolor.render.painters import Episode, LocalPainter
@@ -45,9 +46,8 @@ def build_dataset(task: DictConfig, split_key: str = "train_prompts") -> Dataset
 
 def build_policy(model: DictConfig):
     """(model, tokenizer): builds the tiny default on first use, or loads a hub id / path."""
-    name_or_path = instantiate(model.name_or_path)
     lora = OmegaConf.to_container(model.lora) if model.lora else None
-    return load_policy(str(name_or_path), lora=lora, dtype=model.dtype)
+    return load_policy(model_source(model), lora=lora, dtype=model.dtype)
 
 
 def build_painter(renderer: DictConfig, episode: Episode) -> Painter:

@@ -25,6 +25,7 @@ from typing import Any
 import torch
 import transformers
 from peft import LoraConfig, PeftConfig, PeftModel, get_peft_model
+from peft.tuners.lora import LoraLayer, ParamWrapper
 from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, PreTrainedModel
 
 ADAPTER_CONFIG = "adapter_config.json"
@@ -56,6 +57,24 @@ def model_class(config: transformers.PretrainedConfig) -> type:
 def lora_config(lora: dict[str, Any]) -> LoraConfig:
     """A causal-LM LoRA config, all linear layers by default; `lora` keys are LoraConfig's."""
     return LoraConfig(**{"task_type": "CAUSAL_LM", "target_modules": "all-linear", **lora})
+
+
+def lora_reach(model: PeftModel) -> dict[str, int]:
+    """Where LoRA sits -> how many base weights it adapts there.
+
+    Keys are module names, and `module.parameter` for a parameter reached by `target_parameters`
+    (a fused MoE expert tensor in transformers 5, which no `target_modules` can name).
+    """
+    reach = {}
+    for name, module in model.named_modules():
+        if not isinstance(module, LoraLayer):
+            continue
+        name = name.replace(".base_layer", "")  # peft nests one wrapper per targeted parameter
+        if isinstance(module, ParamWrapper):
+            reach[f"{name}.{module.parameter_name}"] = module.get_param().numel()
+        else:
+            reach[name] = module.get_base_layer().weight.numel()
+    return reach
 
 
 def is_adapter(path: str | Path) -> bool:

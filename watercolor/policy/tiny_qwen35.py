@@ -1,0 +1,259 @@
+"""Tiny Qwen3.5 models of the real recipes' own classes, built offline, to run those recipes on CPU.
+
+    >>> from watercolor.policy.tiny_qwen35 import MOE, ensure_tiny_qwen35
+    >>> path = ensure_tiny_qwen35(MOE, "outputs/cache")   # Qwen3_5MoeForConditionalGeneration
+    $ python -m watercolor.train model=qwen3_5_35b_a3b model.name_or_path=<path> ...
+
+Or from a shell: `python -m watercolor.policy.tiny_qwen35 [--dense] [--cache-root DIR]`.
+
+`model=qwen3_5_35b_a3b` and `model=qwen3_5_4b` load multimodal checkpoints
+(`Qwen3_5MoeForConditionalGeneration`, `Qwen3_5ForConditionalGeneration`): a language model with
+hybrid linear/full attention (and, for the MoE, fused 3-D expert weights) plus a vision tower.
+Their real weights cannot be downloaded here, so this builds the same classes from the
+transformers config classes (a `text_config` + `vision_config` composite, as the checkpoints'
+config.json holds), shrunk to a few million parameters, and saves them as a hub snapshot would
+be: config.json, safetensors, generation config and tokenizer with a chat template that has the
+real one's `enable_thinking` switch. The recipe, its LoRA targets and the checked adapter
+loader then run on exactly the module layout of the real checkpoints.
+
+The tokenizer and corpus are the tiny painter's (`watercolor.policy.tiny`), and the model is
+warm-started on that corpus for a few dozen steps: a purely random model writes no code, every
+reply of a GRPO group then scores the same and the step has nothing to learn. The vision tower
+is kept (one tiny block) but never trained; no image processor is saved (text-only GRPO).
+
+Built into `<cache_root>/tiny-qwen35-<hash>/` (the hash covers this config and the source of
+the modules that build it), in a temporary directory renamed into place.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+
+from transformers import (
+    PreTrainedModel,
+    PreTrainedTokenizerFast,
+    Qwen3_5Config,
+    Qwen3_5ForConditionalGeneration,
+    Qwen3_5MoeConfig,
+    Qwen3_5MoeForConditionalGeneration,
+    set_seed,
+)
+
+from watercolor.policy import tiny
+from watercolor.policy.tiny import SMOKE, TinyConfig, torch_threads
+
+BUILD_INFO = "build.json"
+THINK = ["<think>", "</think>"]  # plain added tokens, as in Qwen's tokenizer: decoded, not skipped
+VISION = ["<|vision_start|>", "<|vision_end|>", "<|image_pad|>", "<|video_pad|>"]
+
+# ChatML with the switch the recipes use: Qwen3.5 thinks by default (its generation prompt opens
+# a <think> block); `enable_thinking=False` closes an empty block first, as the real template
+# does. Not a copy of Qwen's template: no tools, images or stripping of past reasoning.
+CHAT_TEMPLATE = (
+    "{%- for message in messages %}"
+    "{{- '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n' }}"
+    "{%- endfor %}"
+    "{%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}"
+    "{%- if enable_thinking is defined and enable_thinking is false %}"
+    "{{- '<think>\\n\\n</think>\\n\\n' }}"
+    "{%- else %}{{- '<think>\\n' }}{%- endif %}"
+    "{%- endif %}"
+)
+
+
+@dataclass(frozen=True)
+class TinyQwen35Config:
+    """Everything that decides the built model (all of it is hashed into the cache name)."""
+
+    moe: bool = True  # Qwen3_5Moe (35B-A3B's class) or dense Qwen3_5 (4B's class)
+    hidden_size: int = 128
+    # Three linear-attention layers, then one full-attention layer: the real interval of 4.
+    num_layers: int = 4
+    num_heads: int = 4
+    num_kv_heads: int = 1
+    head_dim: int = 32
+    linear_heads: int = 2  # key heads of the linear attention (value heads: twice as many)
+    linear_head_dim: int = 32
+    intermediate_size: int = 384  # dense MLP
+    num_experts: int = 8
+    experts_per_token: int = 2
+    expert_size: int = 64  # each expert's and the shared expert's intermediate size
+    vision_depth: int = 1
+    vision_hidden_size: int = 32
+    # The tiny painter's corpus, tokenizer and warm start (its model sizes are not used).
+    painter: TinyConfig = field(default_factory=lambda: replace(SMOKE, steps=30))
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.painter, TinyConfig):  # a mapping from a config system
+            object.__setattr__(self, "painter", TinyConfig(**dict(self.painter)))
+
+
+MOE = TinyQwen35Config(moe=True)
+DENSE = TinyQwen35Config(moe=False)
+
+
+def config_hash(config: TinyQwen35Config) -> str:
+    """12 hex digits naming the build: this config and the source of the building modules."""
+    digest = hashlib.sha256(json.dumps(asdict(config), sort_keys=True).encode())
+    digest.update(tiny.recipe_fingerprint().encode())  # corpus, tokenizer and warm start
+    digest.update(Path(sys.modules[__name__].__file__).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def cache_dir(config: TinyQwen35Config, cache_root: str | Path) -> Path:
+    return Path(cache_root) / f"tiny-qwen35-{config_hash(config)}"
+
+
+# --- tokenizer and model ------------------------------------------------------------------
+
+
+def qwen35_tokenizer(texts: list[str], vocab_size: int) -> PreTrainedTokenizerFast:
+    """The tiny painter's BPE tokenizer with Qwen3.5's thinking and vision tokens and template."""
+    tokenizer = tiny.train_tokenizer(texts, vocab_size)
+    tokenizer.add_tokens(THINK)
+    tokenizer.add_special_tokens({"additional_special_tokens": VISION})
+    tokenizer.chat_template = CHAT_TEMPLATE
+    return tokenizer
+
+
+def text_config(config: TinyQwen35Config, tokenizer: PreTrainedTokenizerFast) -> dict:
+    """The language model's config: the class defaults (the real checkpoints') where not shrunk."""
+    sizes = {
+        "vocab_size": len(tokenizer),
+        "hidden_size": config.hidden_size,
+        "num_hidden_layers": config.num_layers,
+        "num_attention_heads": config.num_heads,
+        "num_key_value_heads": config.num_kv_heads,
+        "head_dim": config.head_dim,
+        "linear_num_key_heads": config.linear_heads,
+        "linear_num_value_heads": 2 * config.linear_heads,
+        "linear_key_head_dim": config.linear_head_dim,
+        "linear_value_head_dim": config.linear_head_dim,
+        "max_position_embeddings": config.painter.max_positions,
+        "pad_token_id": tokenizer.pad_token_id,
+        "eos_token_id": tokenizer.eos_token_id,
+    }
+    if not config.moe:
+        return sizes | {"intermediate_size": config.intermediate_size}
+    return sizes | {
+        "num_experts": config.num_experts,
+        "num_experts_per_tok": config.experts_per_token,
+        "moe_intermediate_size": config.expert_size,
+        "shared_expert_intermediate_size": config.expert_size,
+    }
+
+
+def new_model(config: TinyQwen35Config, tokenizer: PreTrainedTokenizerFast) -> PreTrainedModel:
+    """A randomly initialised Qwen3.5 `...ForConditionalGeneration`, vision tower included."""
+    vision = {
+        "depth": config.vision_depth,
+        "hidden_size": config.vision_hidden_size,
+        "intermediate_size": 2 * config.vision_hidden_size,
+        "num_heads": 2,
+        "out_hidden_size": config.hidden_size,
+        "num_position_embeddings": 64,
+    }
+    ids = tokenizer.convert_tokens_to_ids(VISION)
+    config_cls, model_cls = (
+        (Qwen3_5MoeConfig, Qwen3_5MoeForConditionalGeneration)
+        if config.moe
+        else (Qwen3_5Config, Qwen3_5ForConditionalGeneration)
+    )
+    model_config = config_cls(
+        text_config=text_config(config, tokenizer),
+        vision_config=vision,
+        vision_start_token_id=ids[0],
+        vision_end_token_id=ids[1],
+        image_token_id=ids[2],
+        video_token_id=ids[3],
+        architectures=[model_cls.__name__],
+    )
+    model = model_cls(model_config)
+    model.generation_config.eos_token_id = tokenizer.eos_token_id
+    model.generation_config.pad_token_id = tokenizer.pad_token_id
+    return model
+
+
+# --- build and cache ----------------------------------------------------------------------
+
+
+def message_text(record: dict) -> str:
+    """A conversational record's text (what the tokenizer is trained on)."""
+    return "\n".join(m["content"] for m in record["prompt"] + record["completion"])
+
+
+def build_tiny_qwen35(config: TinyQwen35Config, out_dir: str | Path, progress: bool = True) -> dict:
+    """Build, warm-start and save the model and tokenizer into `out_dir`; returns the build info."""
+    start = time.perf_counter()
+    set_seed(config.seed)
+    records = tiny.training_records(config.painter, progress)
+    for record in records:  # warm-start on prompts as the recipes render them: thinking off
+        record["chat_template_kwargs"] = {"enable_thinking": False}
+    texts = [message_text(r) for r in records]
+    tokenizer = qwen35_tokenizer(texts, config.painter.vocab_size)
+    model = new_model(config, tokenizer)
+    with tempfile.TemporaryDirectory(prefix="tiny-qwen35-sft-") as scratch:
+        logs = tiny.warm_start(model, tokenizer, records, config.painter, Path(scratch), progress)
+    model.save_pretrained(out_dir)
+    tokenizer.save_pretrained(out_dir)
+    info = {
+        "hash": config_hash(config),
+        "class": type(model).__name__,
+        "config": asdict(config),
+        "parameters": sum(p.numel() for p in model.parameters()),
+        "final_loss": logs[-1]["loss"] if logs else None,
+        "wall_s": round(time.perf_counter() - start, 1),
+    }
+    (Path(out_dir) / BUILD_INFO).write_text(json.dumps(info, indent=2))
+    return info
+
+
+def ensure_tiny_qwen35(
+    config: TinyQwen35Config = MOE,
+    cache_root: str | Path = tiny.DEFAULT_CACHE_ROOT,
+    *,
+    threads: int | None = None,
+    progress: bool = True,
+) -> Path:
+    """The directory of the built model for `config`, building it on first use."""
+    target = cache_dir(config, cache_root)
+    if (target / BUILD_INFO).is_file():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix=f".{target.name}.building-", dir=target.parent))
+    scratch.chmod(0o755)
+    try:
+        with torch_threads(threads):
+            build_tiny_qwen35(config, scratch, progress)
+        try:
+            scratch.rename(target)
+        except OSError:  # another process renamed the same build into place first
+            if not (target / BUILD_INFO).is_file():
+                raise
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return target
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Build (or find) a tiny Qwen3.5 recipe model.")
+    parser.add_argument("--dense", action="store_true", help="Qwen3.5 dense (the 4B's class)")
+    parser.add_argument("--cache-root", default=str(tiny.DEFAULT_CACHE_ROOT))
+    args = parser.parse_args(argv)
+    path = ensure_tiny_qwen35(DENSE if args.dense else MOE, args.cache_root)
+    info = json.loads((path / BUILD_INFO).read_text())
+    print(json.dumps({k: info[k] for k in ("class", "parameters", "final_loss", "wall_s")}))
+    print(path)
+
+
+if __name__ == "__main__":
+    main()
