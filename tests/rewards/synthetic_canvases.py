@@ -198,3 +198,20 @@ def edge_to_edge(seed: int = 0, size: int = SIZE) -> Canvas:
     rng = np.random.default_rng(seed)
     alpha = 0.7 * (1 + 0.3 * noise(size, 25 * size / 600, rng)) * (1 + 0.2 * noise(size, 2.5, rng))
     return to_canvas(composite(paper(size), PALETTE[3], alpha))
+
+
+@cache
+def few_marks(ground: str = PAPER, marks: int = 3, seed: int = 0, size: int = SIZE) -> Canvas:
+    """A sheet of one ground colour (paper, a tint, a dark `background`) and a few small marks.
+
+    Each mark is three glazes, textured and soft-edged: every quality of a watercolour wash,
+    on about 1.5 % of the sheet. The ground is the sheet, not a pigment layer.
+    """
+    rng, s = np.random.default_rng(seed), size / 600
+    image = paper(size, ground)
+    for i in range(3 * marks):
+        cx, cy = (150 + 150 * (i // 3)) * s, (200 + 90 * (i % 2) + 40 * (i // 3)) * s
+        shape = disc(size, cx + 6 * (i % 3) * s, cy, (18 - 4 * (i % 3)) * s, 4 * s)
+        alpha = 0.45 * shape * (1 + 0.3 * noise(size, 4 * s, rng))
+        image = composite(image, PALETTE[i % len(PALETTE)], alpha)
+    return to_canvas(image)

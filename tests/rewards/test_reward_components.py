@@ -8,6 +8,7 @@ import pytest
 import synthetic_canvases as paint
 
 from watercolor.canvas import Canvas, Status
+from watercolor.config import reward_set
 from watercolor.rewards import adherence, cheats, coverage, diversity, execution, palette, texture
 from watercolor.rewards.pixels import view
 
@@ -278,3 +279,38 @@ def test_verdicts_do_not_depend_on_render_size(fn, maker):
 )
 def test_a_blank_sheet_earns_no_anti_cheat_credit(fn):
     assert fn(paint.blank()) == 0.0
+
+
+# Everything that judges how (or in what colours) the paint was laid pays in proportion to
+# `View.extent`; only the coverage measures themselves are exempt.
+EXTENT_SCALED = [
+    *(fn for fn in PIXEL_COMPONENTS if fn not in (coverage.coverage, coverage.not_blank)),
+    cheats.uses_brush_library,
+]
+GROUNDS = {"paper": paint.PAPER, "dark": "#1e2436", "tinted": "#8f9c8a", "light_tint": "#f6d9c4"}
+
+
+def test_extent_runs_from_a_blank_sheet_to_a_whole_painting():
+    assert view(paint.blank()).extent == 0.0 and not view(paint.blank()).painted
+    for maker in (paint.layered_watercolour, paint.flat_blocks, paint.huge_blob):
+        assert view(maker()).extent == 1.0
+
+
+@pytest.mark.parametrize("ground", GROUNDS.values(), ids=GROUNDS)
+def test_a_few_marks_on_a_plain_sheet_earn_only_their_extent(ground):
+    """The ground is the sheet whatever its colour; fine marks on it are paid for their extent."""
+    canvas = paint.few_marks(ground)
+    v = view(canvas)
+    assert v.painted and 0.01 < v.coverage < 0.025 and v.extent < 0.2, v.coverage
+    for fn in EXTENT_SCALED:
+        assert call(fn, canvas) <= v.extent + 1e-9, fn.__name__
+    # The marks themselves are uneven watercolour: unscaled, this would be full credit.
+    assert texture.pigment_variation(canvas) == pytest.approx(v.extent)
+
+
+@pytest.mark.parametrize("ground", GROUNDS.values(), ids=GROUNDS)
+def test_fine_grained_pays_a_few_marks_under_half_a_layered_painting(ground):
+    rewards = reward_set("fine_grained")
+    marks = rewards.score(paint.few_marks(ground), prompt=PROMPT).total
+    painting = rewards.score(paint.layered_watercolour(), prompt=PROMPT).total
+    assert marks <= painting / 2, (marks, painting)

@@ -2,8 +2,11 @@
 
 Table-driven over the sketches written for these tests (`sketches/*.js`: the first line names
 the prompt, the second says `Genuine` or `Cheat` and what it is) and the painting task's seven
-sample watercolours. Each sketch is rendered once, at pixel density 0.5 as in training, and
-its canvas scored by `coarse`, `fine_grained` and `gated` under two gate settings:
+sample watercolours. Beyond "every genuine above every cheat": a canvas the task flags blank
+earns at most the execution terms, and a sheet of one ground colour (paper, a tint, a dark
+`background`) with a few marks at most half of the weakest genuine painting. Each sketch is
+rendered once, at pixel density 0.5 as in training, and its canvas scored by `coarse`,
+`fine_grained` and `gated` under two gate settings:
 
 - `anchor`: the painting task's static gate with the anchor's rules, what training sees. It
   refuses sketches drawing with bare p5 primitives, so those cheats score through
@@ -15,7 +18,7 @@ its canvas scored by `coarse`, `fine_grained` and `gated` under two gate setting
 
 A sketch that passes the anchor gate renders the same under both settings, so it is rendered
 once and only the refusal differs (what `tasks.painting.episode.paint` would return).
-`python tests/rewards/test_reward_sketches.py` prints the whole table (renders ~1 min).
+`python tests/rewards/test_reward_sketches.py` prints the whole table (renders ~1-3 min).
 """
 
 import asyncio
@@ -29,6 +32,7 @@ import pytest
 from watercolor.canvas import Canvas, Status
 from watercolor.config import reward_set
 from watercolor.render import RenderConfig, RenderPool
+from watercolor.rewards.coverage import not_blank
 from watercolor.tasks.painting import sample_sketches
 from watercolor.tasks.painting.episode import refused
 from watercolor.tasks.painting.gate import check_canvas, check_reply
@@ -50,6 +54,7 @@ SAMPLE_PROMPTS = {  # what each sample paints, as a training prompt (SAMPLES_DIR
 CHEAT_OUTCOMES = {
     "blank": (Status.VIOLATION, ["blank_canvas"]),
     "blank_brush": (Status.VIOLATION, ["blank_canvas"]),
+    "dark_sheet_mark": (Status.VIOLATION, ["blank_canvas"]),
     "throws": (Status.ERROR, []),
     "throws_in_draw": (Status.ERROR, []),
 }
@@ -60,6 +65,17 @@ FLAT_BLOCKS = {
     "flat_blocks_brush": "anchor",
     "flat_mosaic_brush": "anchor",
 }
+# One ground colour and a few marks (issue 9): at most this share of the weakest genuine score.
+SHEET_WITH_MARKS = (
+    "near_empty_marks",
+    "paper_small_painting",
+    "paper_tone_ground",
+    "light_tint_marks",
+    "tinted_sheet_wash",
+    "dark_sheet_wash",
+)
+MARKS_SHARE = 0.5
+EXECUTION_TERMS = ("gate_pass", "length_ramp")  # all a blank canvas may earn (ungated sets)
 MARGIN = 0.05  # genuine over cheat; scores are reproducible to ~0.01 (SwiftShader)
 
 
@@ -151,6 +167,36 @@ def test_gated_gives_zero_to_a_sketch_that_throws(table, gate, name):
     # The sketch painted before it threw; ungated sets still pay it a little, `gated` nothing.
     assert table.loc[name, f"gated/{gate}"] == 0.0
     assert table.loc[name, f"fine_grained/{gate}"] > 0.0
+
+
+@pytest.mark.parametrize("gate", GATES)
+@pytest.mark.parametrize("reward", ["fine_grained", "gated"])
+def test_a_canvas_the_task_flags_blank_earns_at_most_the_execution_terms(
+    canvases, table, reward, gate
+):
+    blank = [name for name, c in canvases[gate].items() if "blank_canvas" in c.violations]
+    assert {"blank_brush", "dark_sheet_mark"} <= set(blank)
+    rewards = reward_set(reward)
+    # `gated` refuses a blank canvas outright (its gate holds `not_blank`).
+    bound = 0.0 if "not_blank" in rewards.gate else sum(rewards.weights[n] for n in EXECUTION_TERMS)
+    column = f"{reward}/{gate}"
+    assert (table.loc[blank, column] <= bound + 1e-9).all(), table.loc[blank, column]
+
+
+@pytest.mark.parametrize("name", SHEET_WITH_MARKS)
+@pytest.mark.parametrize("gate", GATES)
+@pytest.mark.parametrize("reward", ["fine_grained", "gated"])
+def test_one_ground_colour_with_a_few_marks_earns_at_most_half(table, reward, gate, name):
+    column = f"{reward}/{gate}"
+    assert table.loc[name, column] <= MARKS_SHARE * worst_genuine(table, column), table[column]
+
+
+@pytest.mark.parametrize("name", TABLE)
+def test_the_task_and_the_components_agree_on_blank(canvases, name):
+    canvas = canvases["off"][name]
+    if canvas.rgba is None or canvas.status == Status.ERROR:  # never blank-checked
+        return
+    assert ("blank_canvas" in canvas.violations) == (not_blank(canvas) == 0.0)
 
 
 @pytest.mark.parametrize(("flat", "gate"), FLAT_BLOCKS.items())

@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 from watercolor.canvas import Canvas, Status
+from watercolor.rewards.coverage import coverage, not_blank
+from watercolor.rewards.pixels import view
 from watercolor.tasks.painting.gate import (
     ANCHOR_BRUSH_METHODS,
     GateRules,
@@ -307,3 +309,29 @@ def test_a_transparent_canvas_with_paint_is_not_blank():
 
 def test_canvas_without_pixels_is_not_judged():
     assert check_canvas(Canvas(Status.ERROR, errors=["boom"])) == []
+
+
+def sheets() -> dict[str, np.ndarray]:
+    """Sheets on either side of the blank line, on paper, dark and tinted grounds."""
+    cases = {"paper": paper()}
+    for name, ground in {"dark": (30, 34, 50, 255), "tinted": (143, 156, 138, 255)}.items():
+        cases[name] = paper()
+        cases[name][...] = ground
+    for name in list(cases):
+        for side, mark in {"speck": 5, "mark": 9, "wash": 20}.items():  # 0.25 %, 0.8 %, 4 %
+            rgba = cases[name].copy()
+            rgba[40 : 40 + mark, 50 : 50 + mark] = (230, 110, 90, 255)
+            cases[f"{name}_{side}"] = rgba
+    faint = cases["dark"].copy()
+    faint[20:40, 20:40, :3] += 6  # a faint mark the eye sees on a dark sheet
+    return cases | {"dark_faint_mark": faint}
+
+
+@pytest.mark.parametrize("name", list(sheets()))
+def test_the_blank_check_is_the_reward_components_own(name):
+    """The task and every reward component share one definition of the sheet and of paint."""
+    canvas = canvas_of(sheets()[name])
+    blank = bool(check_canvas(canvas))
+    assert blank == (not_blank(canvas) == 0.0) == (coverage(canvas) == 0.0)
+    assert painted_fraction(canvas.rgba) == view(canvas).coverage
+    assert blank == name.endswith(("paper", "dark", "tinted", "speck"))

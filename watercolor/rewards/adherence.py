@@ -12,7 +12,8 @@ pixel's departure from the paper (OKLab). That is what survives translucency: a 
 over cream paper is pale, but it leaves the paper in coral's direction. Dark neutrals (black,
 grey, brown's value) are matched by lightness instead. The colours come from the `prompt`
 (a dataset column, passed per sample by the reward set) through a name table, or are given
-explicitly as `colours` (hex) by the caller.
+explicitly as `colours` (hex) by the caller. Scaled by `View.extent`, like every component
+that judges the paint: a few marks in the right colours on an empty sheet are no painting.
 """
 
 from __future__ import annotations
@@ -91,6 +92,6 @@ def prompt_colours(
         return 0.0
     wanted = list(colours) if colours else named_colours(prompt_text(prompt))
     if not wanted:
-        return 1.0
+        return v.extent
     shares = [colour_share(v, c, hue_tolerance) for c in wanted]
-    return float(np.mean([min(1.0, s / min_share) for s in shares]))
+    return v.extent * float(np.mean([min(1.0, s / min_share) for s in shares]))

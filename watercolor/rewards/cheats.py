@@ -8,8 +8,9 @@ Fine-grained rewards can be gamed: flat shapes, opaque or smoothly graded ("fake
 watercolour"), per-pixel random noise passed off as granulation, one colour flooding the sheet,
 paint run edge to edge, or a sketch that draws with bare p5 primitives instead of the brush
 library. Each component here detects one of these on the shared working view
-(`watercolor.rewards.pixels`) or on the sketch. A sheet with no paint earns no anti-cheat
-credit: the pixel ones score it 0.
+(`watercolor.rewards.pixels`) or on the sketch. A blank sheet earns no anti-cheat credit (they
+score it 0), and a few marks on an empty sheet little: each is scaled by `View.extent`, since
+"no cheat detected" in a small mark is no evidence of a painting.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def no_flat_regions(
     # (`View.unevenness`), so p5.brush's own gradient across a flat fill does not count as
     # variation. A real wash is uneven almost everywhere; a flat one almost nowhere.
     flat_share = float((v.unevenness[v.wash_interior] < tolerance).mean())
-    return 1 - ramp(flat_share, allowed, limit)
+    return v.extent * (1 - ramp(flat_share, allowed, limit))
 
 
 # Immerkær's fast noise estimate: this mask cancels any locally linear structure, so what
@@ -57,7 +58,7 @@ def no_speckle(canvas: Canvas, low: float = 0.004, high: float = 0.015) -> float
     v = view(canvas)
     if v is None or not v.painted:
         return 0.0
-    return 1 - ramp(speckle_sigma(v.lab[..., 0], v.paint & ~v.hard_edges), low, high)
+    return v.extent * (1 - ramp(speckle_sigma(v.lab[..., 0], v.paint & ~v.hard_edges), low, high))
 
 
 def palette_balance(
@@ -70,7 +71,7 @@ def palette_balance(
     if v is None or not v.painted:
         return 0.0
     _, counts = np.unique(colour_cells(v.lab[v.paint], cell), return_counts=True)
-    return 1 - ramp(counts.max() / counts.sum(), allowed, limit)
+    return v.extent * (1 - ramp(counts.max() / counts.sum(), allowed, limit))
 
 
 def not_edge_to_edge(
@@ -83,7 +84,7 @@ def not_edge_to_edge(
     if v is None or not v.painted:
         return 0.0
     flooded = ramp(v.coverage, max_coverage, 1.0)
-    return (1 - flooded) * min(1.0, v.border_paper_share / min_border_paper)
+    return v.extent * (1 - flooded) * min(1.0, v.border_paper_share / min_border_paper)
 
 
 _BRUSH_CALL = re.compile(r"\bbrush\s*\.\s*(\w+)\s*\(")
@@ -103,4 +104,8 @@ def uses_brush_library(canvas: Canvas) -> float | None:
         return None
     brush = sum(m.group(1) in _BRUSH_DRAWS for m in _BRUSH_CALL.finditer(canvas.sketch))
     bare = len(_BARE_PRIMITIVE.findall(canvas.sketch))
-    return brush / (brush + bare) if brush + bare else 0.0
+    share = brush / (brush + bare) if brush + bare else 0.0
+    # Read from the sketch, so it needs no pixels; but where there are pixels, brush calls
+    # that left the sheet (almost) empty are paid like the other anti-cheat terms.
+    v = view(canvas)
+    return share if v is None else v.extent * share

@@ -5,7 +5,9 @@
     (0.214, 1.0, 1.0)
 
 Paint is any pixel visibly different from the estimated paper (`watercolor.rewards.pixels`),
-so faint translucent washes count and a uniform coloured ground does not.
+so faint translucent washes count and a uniform coloured ground does not. Blank is the painting
+task's own verdict (`View.painted`, the same test as its `blank_canvas` check): a blank canvas
+has no coverage.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ def coverage(canvas: Canvas, low: float | None = None, high: float | None = None
     if canvas.infra_failure:
         return None
     v = view(canvas)
-    if v is None:
+    if v is None or not v.painted:
         return 0.0
     if low is None and high is None:
         return v.coverage
@@ -28,9 +30,9 @@ def coverage(canvas: Canvas, low: float | None = None, high: float | None = None
     return min(under, over)
 
 
-def not_blank(canvas: Canvas, min_coverage: float = 0.005) -> float | None:
-    """{0, 1}: 1 when at least `min_coverage` of the sheet is painted (the anchor's 0.5 %)."""
+def not_blank(canvas: Canvas) -> float | None:
+    """{0, 1}: 1 unless the canvas is blank (under `pixels.BLANK_COVERAGE` of the sheet painted)."""
     if canvas.infra_failure:
         return None
     v = view(canvas)
-    return float(v is not None and v.coverage >= min_coverage)
+    return float(v is not None and v.painted)

@@ -11,6 +11,7 @@ not how. That is the seed's "coarse" reward, which flat blocks in the right colo
 well as (or better than) a real watercolour. The reference is a normalised histogram over a
 fixed OKLab grid, so one made from a palette (`palette_histogram`) and one averaged over a pool
 of reference paintings (`images_histogram`) are interchangeable: pass either as `reference`.
+The match is scaled by `View.extent`: a few marks in the right colours are not a painting in them.
 """
 
 from __future__ import annotations
@@ -74,7 +75,6 @@ def palette_match(
         return None
     target = np.asarray(reference if reference is not None else palette_histogram(palette))
     v = view(canvas)
-    histogram = None if v is None else painted_histogram(v)
-    if histogram is None:
+    if v is None or not v.painted:
         return 0.0
-    return float(np.minimum(histogram, target).sum())
+    return v.extent * float(np.minimum(painted_histogram(v), target).sum())

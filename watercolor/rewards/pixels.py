@@ -11,9 +11,16 @@ difference; 0.02 is about one just-noticeable step), the paper colour estimated 
 border, and each pixel's *strength* (OKLab distance from the paper). Features are therefore in
 sketch coordinates whatever the render's pixel density, and thresholds never depend on the
 canvas size. The paper is estimated, not assumed: the modal colour of the border ring (paint
-rarely covers the whole border; when a uniform ground does, that ground is the paper). Shared
-derived maps (smoothed OKLab, hard edges, wash interiors, blotchy `unevenness`) are computed
-on first use.
+rarely covers the whole border; when a uniform ground does, that ground is the paper). So the
+sheet is whatever the sketch laid down as its background, cream paper or a dark or tinted
+`background(...)`: a background fill or tint is never a pigment layer. Shared derived maps
+(smoothed OKLab, hard edges, wash interiors, blotchy `unevenness`) are computed on first use.
+
+This module is the one definition of "painted" that the task and every component share: a
+canvas is blank when less than `BLANK_COVERAGE` of its sheet carries paint (the painting task's
+`blank_canvas` check is `not View.painted`), and `View.extent` says how much of a painting's
+worth of sheet is painted, so that components measuring *how* the paint was laid (ratios over
+whatever paint there is) pay little for a few marks on an empty sheet.
 
 A `View` is cached per `Canvas` (weakly), so scoring ten components decodes and converts once.
 """
@@ -33,7 +40,11 @@ from watercolor.canvas import Canvas
 WORK_SIZE = 256  # long side of the working image, in pixels
 PAINT_THRESHOLD = 0.02  # OKLab distance from the paper above which a pixel counts as painted
 BORDER_FRACTION = 0.03  # width of the border ring used to estimate the paper
-MIN_PAINT_PIXELS = 50  # fewer painted working pixels (~0.08 % of the sheet): nothing to measure
+MIN_PAINT_PIXELS = 50  # fewer working pixels in a region (~0.08 % of the sheet): nothing to measure
+BLANK_COVERAGE = 0.005  # painted share of the sheet below which a canvas is blank (the anchor's)
+# Painted share from which a canvas counts as a whole painting: the sparest genuine painting in
+# the reward tests (the hibiscus sample, one flower on bare paper) covers 16 % of its sheet.
+FULL_COVERAGE = 0.10
 HARD_SLOPE = 0.04  # OKLab change per working pixel (lightly smoothed) that marks a hard edge
 BLOTCH_SIZE = 7  # working pixels (~16 sketch px): the scale of unevenness `View.unevenness` sees
 MIN_STRENGTH = 0.05  # unevenness is relative to the paint's strength, never to less than this
@@ -179,14 +190,23 @@ class View:
         return ndimage.binary_dilation(slope(self.smooth_lab) > HARD_SLOPE, iterations=2)
 
     @cached_property
-    def painted(self) -> bool:
-        """Whether there is enough paint to measure (components score 0 otherwise)."""
-        return int(self.paint.sum()) >= MIN_PAINT_PIXELS
-
-    @cached_property
     def coverage(self) -> float:
         """Fraction of the sheet that carries visible paint."""
         return float(self.paint.mean())
+
+    @cached_property
+    def painted(self) -> bool:
+        """Whether the canvas is painted at all (the task refuses it as blank otherwise)."""
+        return self.coverage >= BLANK_COVERAGE
+
+    @cached_property
+    def extent(self) -> float:
+        """[0, 1]: how much of a painting's worth of sheet is painted (0 blank, 1 from FULL).
+
+        Components that judge how the paint was laid multiply by it: their ratios are taken
+        over whatever paint there is, so one fine small wash would otherwise earn full credit.
+        """
+        return ramp(self.coverage, BLANK_COVERAGE, FULL_COVERAGE)
 
     @cached_property
     def border_paper_share(self) -> float:
@@ -206,6 +226,11 @@ def view(canvas: Canvas) -> View | None:
             return None
         cached = _VIEWS[canvas] = View(working_rgb(rgba))
     return cached
+
+
+def painted_fraction(rgba: np.ndarray) -> float:
+    """Fraction of the sheet that carries visible paint (`View.coverage` of these RGBA pixels)."""
+    return View(working_rgb(rgba)).coverage
 
 
 def slope(image: np.ndarray) -> np.ndarray:

@@ -10,7 +10,8 @@ that wander, not clean steps), granulation (fine, spatially correlated texture),
 uneven pigment inside a wash. Each component measures one of them on the shared working view
 (`watercolor.rewards.pixels`), so every length below is in working pixels (256 on the long
 side) whatever the render size. Each returns None for an infrastructure failure and 0.0 when
-there are no pixels or no paint.
+there are no pixels or the canvas is blank, and is scaled by `View.extent`: a fine small wash on
+an empty sheet shows every quality here, but it is not a painting.
 
 p5.brush itself shapes what counts: it shades *every* fill (a gradient across the shape, plus
 faint streaks), even with bleed and texture off and opacity 255, and its "opaque" fills are
@@ -66,7 +67,7 @@ def translucent_layering(
         return 0.0
     # A single wash shows about `one_wash` tones by itself (p5.brush shades every fill and its
     # texture blotches it); only tones beyond those come from washes laid over each other.
-    return ramp(tone_count(v, min_share, strength_step), one_wash, levels)
+    return v.extent * ramp(tone_count(v, min_share, strength_step), one_wash, levels)
 
 
 def edge_widths(v: View, radius: int = 6) -> tuple[np.ndarray, np.ndarray]:
@@ -132,7 +133,7 @@ def edge_softness(
     width, ragged = edge_width(v, radius), outline_raggedness(v)
     ramped = 0.0 if width is None else ramp(width, hard_width, soft_width)
     wandering = 0.0 if ragged is None else ramp(ragged, smooth_outline, ragged_outline)
-    return (ramped + wandering) / 2
+    return v.extent * (ramped + wandering) / 2
 
 
 def robust_std(x: np.ndarray) -> float:
@@ -155,7 +156,7 @@ def granulation(
     if canvas.infra_failure:
         return None
     v = view(canvas)
-    if v is None:
+    if v is None or not v.painted:
         return 0.0
     # Inside washes only: away from the sheet's paper and from hard steps between flat shapes.
     inside = interior(v.paint & ~v.hard_edges, margin)
@@ -168,7 +169,7 @@ def granulation(
     # Granules span several pixels (rho >= 0.6); white noise reads <= 0.25 here, a little above
     # 0 because resampling to the working size blends neighbouring pixels.
     rho = neighbour_correlation(detail, inside)
-    return min(1.0, energy / amplitude) * ramp(rho, 0.2, correlated)
+    return v.extent * min(1.0, energy / amplitude) * ramp(rho, 0.2, correlated)
 
 
 def pigment_variation(canvas: Canvas, even: float = 0.02, uneven: float = 0.06) -> float | None:
@@ -180,4 +181,4 @@ def pigment_variation(canvas: Canvas, even: float = 0.02, uneven: float = 0.06) 
         return 0.0
     # The median over the wash interiors of the paint's relative unevenness (`View.unevenness`:
     # blotches, not the smooth shading p5.brush gives every fill, nor the steps between shapes).
-    return ramp(float(np.median(v.unevenness[v.wash_interior])), even, uneven)
+    return v.extent * ramp(float(np.median(v.unevenness[v.wash_interior])), even, uneven)

@@ -54,7 +54,7 @@ async def paint(
     if violations:
         return refused(violations, sketch=sketch or "", reply=reply, seed=seed)
     canvas = await pool.render(sketch, seed=seed)
-    if canvas.ok and (blank := check_canvas(canvas, rules.min_coverage)):
+    if canvas.ok and (blank := check_canvas(canvas)):
         canvas = replace(
             canvas,
             status=Status.VIOLATION,

@@ -12,7 +12,10 @@ WEBGL canvas (`not_webgl`), reaches outside the page (`external_access`: loaders
 sockets, eval, DOM, URLs and data URIs), writes text (`text_label`), draws with bare p5
 primitives (`bare_primitive`), calls brush methods the library lacks (`unknown_brush_method`)
 or the task does not allow (`disallowed_brush_method`), or never paints (`no_painting`).
-After rendering, `check_canvas` refuses a canvas that is (almost) all paper (`blank_canvas`).
+After rendering, `check_canvas` refuses a canvas that is (almost) all paper (`blank_canvas`),
+by the reward components' own definition of the sheet and of paint (`watercolor.rewards.pixels`:
+whatever the sketch laid down as its background is the sheet), so the task and every component
+agree on what is blank.
 
 What this isolates: nothing. The gate is the task's policy (what earns a reward), matched on
 the code with comments and literals blanked (`jsscan`), and it can be fooled by obfuscation.
@@ -26,10 +29,10 @@ import string
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import numpy as np
-
 from watercolor.canvas import Canvas
 from watercolor.render.assets import brush_methods
+from watercolor.rewards.pixels import BLANK_COVERAGE, view
+from watercolor.rewards.pixels import painted_fraction as painted_fraction  # the task's measure
 from watercolor.tasks.painting.jsscan import Scan, scan
 
 
@@ -69,7 +72,6 @@ class GateRules:
     allowed_brush_methods: frozenset[str] | None = ANCHOR_BRUSH_METHODS
     ban_bare_primitives: bool = True
     max_chars: int = 20_000
-    min_coverage: float = 0.005  # painted fraction below which a canvas is blank
 
     def __post_init__(self) -> None:
         # YAML gives lists; keep the rules hashable and the lookups set-fast.
@@ -372,21 +374,12 @@ def _no_painting(code: str) -> Violation | None:
 # ---------------------------------------------------------------- the canvas gate
 
 
-def painted_fraction(rgba: np.ndarray, tolerance: int = 10) -> float:
-    """Fraction of pixels differing from the paper (the commonest colour) by > `tolerance`."""
-    pixels = rgba.reshape(-1, 4).astype(np.int32)
-    q = pixels >> 4  # 16 levels per channel: one bin holds a flat background and its noise
-    packed = (q[:, 0] << 12) | (q[:, 1] << 8) | (q[:, 2] << 4) | q[:, 3]
-    paper = pixels[packed == np.bincount(packed).argmax()].mean(axis=0)
-    return float((np.abs(pixels - paper).max(axis=1) > tolerance).mean())
-
-
-def check_canvas(canvas: Canvas, min_coverage: float = 0.005) -> list[Violation]:
-    """`blank_canvas` when less than `min_coverage` of the canvas differs from its paper."""
-    if canvas.rgba is None:
+def check_canvas(canvas: Canvas) -> list[Violation]:
+    """`blank_canvas` when the canvas is blank: `not View.painted`, as every component reads it."""
+    v = view(canvas)
+    if v is None or v.painted:
         return []
-    fraction = painted_fraction(canvas.rgba)
-    if fraction >= min_coverage:
-        return []
-    message = f"only {fraction:.2%} of the canvas is painted (at least {min_coverage:.1%} needed)."
+    message = (
+        f"only {v.coverage:.2%} of the canvas is painted (at least {BLANK_COVERAGE:.1%} needed)."
+    )
     return [Violation("blank_canvas", message)]
