@@ -7,17 +7,21 @@ import pytest
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
+from watercolor.config import compose_train
 from watercolor.policy.corpus import Mixture, generate_corpus
 from watercolor.policy.tiny import (
     BUILD_INFO,
+    DEFAULT,
     SMOKE,
     TinyConfig,
+    _record_text,
     cache_dir,
     config_hash,
     ensure_tiny_model,
     read_build_info,
     torch_threads,
     train_tokenizer,
+    training_records,
 )
 
 PROMPT = [{"role": "user", "content": "paint a crimson hibiscus in watercolour"}]
@@ -46,6 +50,16 @@ def test_tokenizer_round_trips_and_keeps_code_lines_short(tokenizer):
     reply = generate_corpus(3, seed=9)[0].reply
     assert tokenizer.decode(tokenizer.encode(reply)) == reply
     assert len(tokenizer.encode("  brush.vertex(-12, 35);\n")) <= 6
+
+
+def test_the_longest_corpus_reply_fits_the_training_completion_limit():
+    # A complete long layered reply must never be cut off (a cut-off reply paints nothing): the
+    # default corpus's longest reply, in the default tokenizer, stays under 90 % of the limit.
+    records = training_records(DEFAULT)
+    tokenizer = train_tokenizer([_record_text(r) for r in records], DEFAULT.vocab_size)
+    longest = max(len(tokenizer.encode(r["completion"][0]["content"])) for r in records)
+    limit = compose_train().trainer.max_completion_length
+    assert longest <= 0.9 * limit, (longest, limit)
 
 
 def test_chat_template_prompt_is_a_prefix_of_the_conversation(tokenizer):

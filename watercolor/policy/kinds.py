@@ -123,9 +123,12 @@ def markdown(stats: pd.DataFrame, rewards: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def model_kinds(model_dir: str, cfg: DictConfig, samples: int, seed: int = 0) -> pd.DataFrame:
-    """`samples` replies per held-out prompt from `model_dir`, sampled as training samples
-    (the trainer's temperature, top_p, top_k and completion limit): their kinds and tokens."""
+def model_kinds(
+    model_dir: str, cfg: DictConfig, samples: int, num_prompts: int = 12, seed: int = 0
+) -> pd.DataFrame:
+    """`samples` replies to each of the first `num_prompts` held-out prompts from `model_dir`,
+    sampled as training samples (the trainer's temperature, top_p, top_k and completion
+    limit, the task's system prompt): their kinds, tokens and truncation."""
     from watercolor.evaluate import generate_samples  # torch and transformers: only here
     from watercolor.policy.loading import load_policy
 
@@ -137,12 +140,11 @@ def model_kinds(model_dir: str, cfg: DictConfig, samples: int, seed: int = 0) ->
         "top_p": trainer.get("top_p", 1.0),
         "top_k": trainer.get("top_k", 0),
     }
-    prompts = instantiate(cfg.task.eval_prompts)
+    prompts = instantiate(cfg.task.eval_prompts)[:num_prompts]
     replies = generate_samples(model, tokenizer, prompts, samples=samples, seed=seed,
                                generation=generation)  # fmt: skip
     return pd.DataFrame(
-        {"kind": reply_kind(s.reply), "tokens": s.tokens, "truncated": s.truncated}
-        for s in replies
+        {"kind": reply_kind(s.reply), "tokens": s.tokens, "truncated": s.truncated} for s in replies
     )
 
 
@@ -168,6 +170,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--model", help="sample this model instead (a directory or hub id)")
     parser.add_argument("--samples", type=int, default=4, help="--model: replies per prompt")
     parser.add_argument(
+        "--num-prompts", type=int, default=12, help="--model: the first held-out prompts"
+    )
+    parser.add_argument(
         "--set", action="append", default=[], metavar="OVERRIDE",
         help="Hydra override of the training config, e.g. trainer.temperature=0.8",
     )  # fmt: skip
@@ -181,7 +186,8 @@ def main(argv: Sequence[str] | None = None) -> dict:
         raise SystemExit(f"unknown kinds {sorted(unknown)}; choose from {KINDS}")
     cfg = compose_train(args.set)
     if args.model:
-        figures = model_summary(model_kinds(args.model, cfg, args.samples, args.seed))
+        table = model_kinds(args.model, cfg, args.samples, args.num_prompts, args.seed)
+        figures = model_summary(table)
         print(json.dumps(figures) if args.json else pd.Series(figures).round(3).to_string())
         return figures
     prompts = instantiate(cfg.task.eval_prompts)

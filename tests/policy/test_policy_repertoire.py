@@ -1,0 +1,43 @@
+"""The default painter's repertoire: its warm start runs, and the sets disagree about it.
+
+Slow tier: builds the embedded default (the model `python -m watercolor.train` trains, cached
+under outputs/cache like training's) and samples it as GRPO does, on held-out prompts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from watercolor.config import compose_train, model_source
+from watercolor.policy.corpus import Mixture, generate_corpus
+from watercolor.policy.kinds import model_kinds, model_summary, reply_kind
+
+REPO = Path(__file__).resolve().parents[2]
+GATE_PASS = 0.8  # issue 9: >= 80 % of the warm start's replies pass the static gate
+
+
+def test_reply_kind_reads_each_corpus_kind_back():
+    every = Mixture(layered=4, flat=2, then_throw=1, stroke_only=1, plain_p5=1, broken=1)
+    for example in generate_corpus(120, seed=7, mixture=every):
+        kind = reply_kind(example.reply)
+        if example.kind in ("layered", "flat", "then_throw"):
+            assert kind == example.kind, example.reply
+        elif example.kind in ("stroke_only", "plain_p5"):
+            assert kind == "refused"
+        else:  # broken: refused, or (an undefined call) read as a throw
+            assert kind in ("refused", "then_throw")
+
+
+@pytest.mark.slow
+def test_the_default_warm_start_passes_the_gate_and_spans_the_repertoire():
+    cfg = compose_train([f"paths.cache={REPO / 'outputs' / 'cache'}"])
+    table = model_kinds(model_source(cfg.model), cfg, samples=4, num_prompts=12)
+    figures = model_summary(table)
+    assert figures["replies"] == 48
+    assert figures["gate_pass_rate"] >= GATE_PASS, figures
+    # Every behaviour the sets disagree on is in the untrained model's own replies.
+    for kind in ("layered", "flat", "then_throw"):
+        assert figures.get(f"kind/{kind}", 0.0) >= 0.05, figures
+    assert figures["truncated_rate"] <= 0.1, figures
