@@ -9,10 +9,18 @@ Writes to `--out` (default outputs/compare/<timestamp>): `runs.csv` (one row per
 reward set and seed, then `final/<metric>` and `best/<metric>` for the reward, each
 `rewards/<component>/mean`, the execution rate, each violation rate and the completion length),
 `aggregate.csv` (mean and std across the seeds of each reward set), `curves.png` (those metrics
-per step, one line per run, one colour per reward set), `components.png` (the raw component
-values) and `gallery.html` (each run's grid and canvases at one rollout step, with prompts and
-scores), then logs them to a new MLflow run tagged `kind=compare`. Runs tagged with a `kind`
-(evaluations, comparisons) are left out of experiment and sweep selections.
+per step: per reward set the mean over its seeds, a min-max band across them, EMA-smoothed by
+`--ema`), `components.png` (the raw component values, the same way), `curves.csv` (both
+figures' lines and bands) and `gallery.html` (each run's grid and canvases at one rollout step,
+with prompts and scores), then logs them to a new MLflow run tagged `kind=compare`. Runs tagged
+with a `kind` (evaluations, comparisons) are left out of experiment and sweep selections.
+
+With evaluations of the runs (`watercolor.evaluate`, `kind=evaluate`): `matrix.csv` and
+`matrix_aggregate.csv` (their summary metrics, mean ± std over seeds), `matrix_gallery.png`
+and, from their per-sample tables, the statistics (`watercolor.stats`: 95 % CIs by a bootstrap
+over seeds and prompts, paired by prompt): `matrix_ci.csv` and `matrix_heatmap.png` (trained
+with x scored by), `verdict.csv` (per scorer: does the set trained with it score highest under
+it, by how much) and `behaviour_ci.csv` (each behaviour per set and per pair of sets).
 
 Everything is read through `mlflow.MlflowClient` (search_runs, get_metric_history,
 download_artifacts), so it works against any tracking store the runs were logged to.
@@ -26,16 +34,20 @@ import json
 import math
 import os
 import re
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import mlflow
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 from mlflow.entities import Run
 from PIL import Image
 
+from watercolor import stats
+from watercolor.behaviour import BEHAVIOURS
 from watercolor.gallery import gallery_html
 from watercolor.tracking import RUN_ID_FILE, mlflow_run, tracking_uri
 
@@ -203,31 +215,61 @@ def _pm(mean: float, std: float) -> str:
 # --- curves -------------------------------------------------------------------------------------
 
 
-def plot_curves(
-    table: pd.DataFrame,
-    histories: dict[str, pd.DataFrame],
-    patterns: Sequence[str],
-    path: Path,
-    title: str,
-) -> Path | None:
-    """One panel per metric matching `patterns`, one line per run, one colour per reward set."""
-    names = list(dict.fromkeys(
+def set_curves(
+    table: pd.DataFrame, histories: dict[str, pd.DataFrame], name: str, smoothing: float
+) -> dict[str, pd.DataFrame]:
+    """Per reward set, metric `name` per step: each run's curve EMA-smoothed, then the mean,
+    min and max across the set's runs (seeds) and how many have the step (`stats.band`)."""
+    bands = {}
+    for reward_set, runs in table.groupby("reward_set", sort=True):
+        curves = {
+            run_id: stats.ema(histories[run_id][name].dropna(), smoothing)
+            for run_id in runs["run_id"]
+            if name in histories[run_id] and histories[run_id][name].notna().any()
+        }
+        if curves:
+            bands[reward_set] = stats.band(curves)
+    return bands
+
+
+def curve_names(histories: dict[str, pd.DataFrame], patterns: Sequence[str]) -> list[str]:
+    """The metrics matching `patterns` that any run logged, in pattern order."""
+    return list(dict.fromkeys(
         c for p in patterns for h in histories.values() for c in sorted(h) if re.fullmatch(p, c)
     ))  # fmt: skip
+
+
+def curves_table(
+    table: pd.DataFrame, histories: dict[str, pd.DataFrame], names: Sequence[str], smoothing: float
+) -> pd.DataFrame:
+    """Long table of the plotted curves: metric, reward_set, step, mean, low, high, curves."""
+    frames = [
+        band.rename_axis("step").reset_index().assign(metric=name, reward_set=reward_set)
+        for name in names
+        for reward_set, band in set_curves(table, histories, name, smoothing).items()
+    ]
+    columns = ["metric", "reward_set", "step", "mean", "low", "high", "curves"]
+    return pd.concat(frames)[columns] if frames else pd.DataFrame(columns=columns)
+
+
+def plot_curves(curves: pd.DataFrame, path: Path, title: str, smoothing: float) -> Path | None:
+    """One panel per metric of `curves_table`: per reward set, the mean over its seeds (line)
+    and the min-max across them (band), one colour per set."""
+    names = list(dict.fromkeys(curves["metric"]))
     if not names:
         return None
     columns = min(4, len(names))
     rows = math.ceil(len(names) / columns)
-    figure = Figure(figsize=(4 * columns, 2.8 * rows + 0.8), layout="constrained")
+    figure = Figure(figsize=(4 * columns, 2.8 * rows + 1.0), layout="constrained")
     axes = figure.subplots(rows, columns, squeeze=False).ravel()
-    colours = {s: f"C{i % 10}" for i, s in enumerate(sorted(set(table["reward_set"])))}
-    styles = ["-", "--", ":", "-."]  # the runs (seeds) of one reward set
-    within_set = table.groupby("reward_set").cumcount()
+    colours = {s: f"C{i % 10}" for i, s in enumerate(sorted(set(curves["reward_set"])))}
     for ax, name in zip(axes, names, strict=False):
-        for i, run in zip(within_set, table.to_dict("records"), strict=True):
-            values = histories[run["run_id"]].get(name, pd.Series(dtype=float)).dropna()
-            ax.plot(values.index, values.values, styles[i % len(styles)],
-                    color=colours[run["reward_set"]], label=run["label"], marker=".")  # fmt: skip
+        for reward_set, band in curves[curves["metric"] == name].groupby("reward_set"):
+            seeds = int(band["curves"].max())
+            ax.plot(band["step"], band["mean"], color=colours[reward_set], marker=".",
+                    label=f"{reward_set} ({seeds} seed{'s' * (seeds > 1)})")  # fmt: skip
+            ax.fill_between(band["step"], band["low"], band["high"], color=colours[reward_set],
+                            alpha=0.2, linewidth=0)  # fmt: skip
         ax.set_title(name, fontsize=9)
         ax.set_xlabel("step", fontsize=8)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -235,7 +277,8 @@ def plot_curves(
         ax.set_visible(False)
     handles, labels = axes[0].get_legend_handles_labels()
     figure.legend(handles, labels, loc="outside lower center", ncols=min(6, len(labels)))
-    figure.suptitle(title)
+    figure.suptitle(f"{title}: line = mean over seeds, band = min-max across seeds, "
+                    f"EMA smoothing {smoothing:g} (0 = raw)", fontsize=10)  # fmt: skip
     figure.savefig(path, dpi=90)
     return path
 
@@ -318,12 +361,7 @@ def write_gallery(client: mlflow.MlflowClient, table: pd.DataFrame, out_dir: Pat
 # Figures of an evaluation (`watercolor.evaluate`'s summary metrics) that the matrix shows.
 MATRIX_METRICS = (
     r"total/.+",
-    r"execution_rate",
-    r"truncated_rate",
-    r"flat_block_rate",
-    r"layering",
-    r"diversity",
-    r"completion_tokens",
+    *(re.escape(name) for name in BEHAVIOURS),
     r"violations/.+",
 )
 UNTRAINED = "(untrained)"
@@ -383,10 +421,10 @@ def matrix_aggregate(table: pd.DataFrame) -> pd.DataFrame:
     return mean_and_std(table, "trained_with", metrics, sort=False)
 
 
-def print_matrix(stats: pd.DataFrame) -> None:
+def print_matrix(aggregated: pd.DataFrame) -> None:
     """The trained-with x scored-by table (rows x `total/<set>`), then the behaviour figures."""
-    shown = mean_pm_std(stats).T.drop(columns="runs")
-    shown.insert(0, "runs", stats["runs"].astype(str))
+    shown = mean_pm_std(aggregated).T.drop(columns="runs")
+    shown.insert(0, "runs", aggregated["runs"].astype(str))
     scored = [c for c in shown.columns if c.startswith("total/")]
     with pd.option_context("display.width", 250, "display.max_columns", 50):
         print("\ntrained with (rows) x scored by (columns), held-out prompts, mean ± std:")
@@ -439,29 +477,251 @@ def matrix_gallery(
     return path
 
 
+# --- evaluations: statistics over their samples -------------------------------------------------
+
+
+def evaluation_samples(client: mlflow.MlflowClient, matrix: pd.DataFrame) -> pd.DataFrame:
+    """Every evaluation's `samples.parquet` rows (one per sample), with `trained_with`, `seed`
+    and `run` (the evaluation's id); evaluations that logged none are left out."""
+    frames = []
+    with tempfile.TemporaryDirectory() as folder:
+        for row in matrix.to_dict("records"):
+            names = {a.path for a in client.list_artifacts(row["evaluation_id"])}
+            if "samples.parquet" not in names:
+                continue
+            local = client.download_artifacts(row["evaluation_id"], "samples.parquet", folder)
+            samples = pd.read_parquet(local)
+            frames.append(samples.assign(trained_with=row["trained_with"], seed=row["seed"],
+                                         run=row["evaluation_id"]))  # fmt: skip
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def bootstrap_column(
+    samples: pd.DataFrame, column: str, resamples: int, seed: int
+) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+    """({set: mean}, {set: bootstrap means}) of one column, per reward set trained with (runs
+    resampled within each set, prompts shared: see `watercolor.stats`)."""
+    prompts = sorted(samples["prompt_index"].unique())
+    groups = {
+        name: stats.cells(rows, column, prompts)
+        for name, rows in samples.groupby("trained_with", sort=False)
+    }
+    points = {name: stats.point_mean(group) for name, group in groups.items()}
+    return points, stats.bootstrap_means(groups, resamples, seed)
+
+
+def scorers(samples: pd.DataFrame) -> list[str]:
+    """The reward sets the samples were scored by (their `total/<set>` columns)."""
+    return [c.removeprefix("total/") for c in samples.columns if c.startswith("total/")]
+
+
+def matrix_ci(samples: pd.DataFrame, resamples: int, seed: int) -> pd.DataFrame:
+    """Long table: per (trained_with, scored_by), the mean of `total/<scored_by>` over the
+    set's samples with its 95 % CI (`low`, `high`), and the set's `evaluations`."""
+    runs = samples.groupby("trained_with", sort=False)["run"].nunique()
+    rows = []
+    for scorer in scorers(samples):
+        points, draws = bootstrap_column(samples, f"total/{scorer}", resamples, seed)
+        for name, point in points.items():
+            found = stats.estimate(point, draws[name])
+            rows.append({"trained_with": name, "scored_by": scorer, "mean": found.mean,
+                         "low": found.low, "high": found.high,
+                         "evaluations": runs[name]})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def verdict_table(samples: pd.DataFrame, resamples: int, seed: int) -> pd.DataFrame:
+    """Per scorer S that a compared set was trained with: does the S-trained model score
+    highest under S, and by how much over the best other trained set (with its CI)?
+
+    The best other set is taken within each resample (the CI allows for not knowing which it
+    is); `verdict` is yes / no / unclear as that CI lies above, below or around 0. Where the
+    untrained model was evaluated, `gain_*` is S-trained minus untrained, under S.
+    """
+    trained = [n for n in dict.fromkeys(samples["trained_with"]) if n != UNTRAINED]
+    rows = []
+    for scorer in (s for s in scorers(samples) if s in trained):
+        points, draws = bootstrap_column(samples, f"total/{scorer}", resamples, seed)
+        others = [n for n in trained if n != scorer and np.isfinite(points[n])]
+        row = {"scored_by": scorer, "own": points[scorer]}
+        if others:
+            best = max(others, key=points.get)
+            gap = points[scorer] - points[best]
+            rival = np.max([draws[n] for n in others], axis=0)
+            found = stats.estimate(gap, draws[scorer] - rival)
+            row |= {"highest": gap > 0, "best_other": best, "best_other_mean": points[best],
+                    "difference": found.mean, "low": found.low, "high": found.high,
+                    "verdict": stats.verdict(found)}  # fmt: skip
+        else:
+            row |= {"verdict": "n/a (no other trained set)"}
+        if UNTRAINED in points:
+            gain = stats.estimate(points[scorer] - points[UNTRAINED],
+                                  draws[scorer] - draws[UNTRAINED])  # fmt: skip
+            row |= {"gain_vs_untrained": gain.mean, "gain_low": gain.low, "gain_high": gain.high}
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def behaviour_table(
+    samples: pd.DataFrame, resamples: int, seed: int, behaviours: Mapping[str, str] | None = None
+) -> pd.DataFrame:
+    """Long table per behaviour (`watercolor.behaviour.BEHAVIOURS`: summary metric -> sample
+    column): each set's mean with its CI, then each pair's difference (paired by prompt).
+
+    `comparison` is a set's name or "a - b"; against the untrained model it is trained minus
+    untrained. Behaviours whose column the samples lack are left out.
+    """
+    rows = []
+    for metric, column in (behaviours or _behaviours()).items():
+        if column not in samples:
+            continue
+        points, draws = bootstrap_column(samples, column, resamples, seed)
+        names = list(points)
+        pairs = [(b, a) if a == UNTRAINED else (a, b)
+                 for i, a in enumerate(names) for b in names[i + 1 :]]  # fmt: skip
+        found = {name: stats.estimate(points[name], draws[name]) for name in names}
+        found |= {f"{a} - {b}": stats.estimate(points[a] - points[b], draws[a] - draws[b])
+                  for a, b in pairs}  # fmt: skip
+        rows += [{"behaviour": metric, "column": column, "comparison": name, "mean": e.mean,
+                  "low": e.low, "high": e.high} for name, e in found.items()]  # fmt: skip
+    return pd.DataFrame(rows, columns=["behaviour", "column", "comparison", "mean", "low", "high"])
+
+
+def _behaviours() -> Mapping[str, str]:
+    # Imported on use: the behaviour measures pull in the reward code, the rest of compare not.
+    from watercolor.behaviour import BEHAVIOURS
+
+    return BEHAVIOURS
+
+
+def matrix_heatmap(ci: pd.DataFrame, path: Path, level: float = stats.LEVEL) -> Path:
+    """matrix_heatmap.png: rows trained with, columns scored by, each cell "mean [low, high]";
+    colour is the mean scaled within its column (scorers differ in range)."""
+    means = ci.pivot(index="trained_with", columns="scored_by", values="mean")
+    means = means.reindex(index=list(dict.fromkeys(ci["trained_with"])),
+                          columns=list(dict.fromkeys(ci["scored_by"])))  # fmt: skip
+    span = (means.max() - means.min()).replace(0, 1)
+    shade = ((means - means.min()) / span).fillna(0.5)
+    figure = Figure(figsize=(2.2 * len(means.columns) + 2, 0.8 * len(means) + 1.5),
+                    layout="constrained")  # fmt: skip
+    ax = figure.subplots()
+    ax.imshow(shade.to_numpy(), cmap="viridis", vmin=0, vmax=1, aspect="auto")
+    for row in ci.itertuples():
+        y, x = means.index.get_loc(row.trained_with), means.columns.get_loc(row.scored_by)
+        text = str(stats.Estimate(row.mean, row.low, row.high)).replace(" [", "\n[")
+        ax.text(x, y, text, ha="center", va="center", fontsize=8,
+                color="black" if shade.iloc[y, x] > 0.5 else "white")  # fmt: skip
+    ax.set_xticks(range(len(means.columns)), means.columns)
+    ax.set_yticks(range(len(means.index)), means.index)
+    ax.set_xlabel("scored by")
+    ax.set_ylabel("trained with")
+    ax.set_title(f"held-out mean [{level:.0%} CI, bootstrap over seeds and prompts];\n"
+                 "colour scaled within each column", fontsize=9)  # fmt: skip
+    figure.savefig(path, dpi=90)
+    return path
+
+
+def write_statistics(
+    samples: pd.DataFrame, out_dir: Path, resamples: int, seed: int
+) -> dict[str, Path]:
+    """matrix_ci.csv, matrix_heatmap.png, verdict.csv and behaviour_ci.csv from the samples."""
+    paths = {name: out_dir / f"{name}.csv" for name in ("matrix_ci", "verdict", "behaviour_ci")}
+    ci = matrix_ci(samples, resamples, seed)
+    ci.to_csv(paths["matrix_ci"], index=False)
+    verdict_table(samples, resamples, seed).to_csv(paths["verdict"], index=False)
+    behaviour_table(samples, resamples, seed).to_csv(paths["behaviour_ci"], index=False)
+    if len(ci):
+        paths["matrix_heatmap"] = matrix_heatmap(ci, out_dir / "matrix_heatmap.png")
+    return paths
+
+
 # --- entry point --------------------------------------------------------------------------------
 
 
-def compare(client: mlflow.MlflowClient, runs: Sequence[Run], out_dir: Path) -> dict[str, Path]:
-    """Write the table, aggregate, curves and gallery of `runs` into `out_dir`; their paths."""
+def compare(
+    client: mlflow.MlflowClient,
+    runs: Sequence[Run],
+    out_dir: Path,
+    *,
+    smoothing: float = stats.SMOOTHING,
+    resamples: int = stats.RESAMPLES,
+    seed: int = 0,
+) -> dict[str, Path]:
+    """Write the tables, curves, gallery and (with evaluations) the matrix and its statistics
+    of `runs` into `out_dir`; their paths. `seed` seeds the bootstrap."""
     out_dir.mkdir(parents=True, exist_ok=True)
     table, histories = runs_table(client, runs)
     paths = {"runs": out_dir / "runs.csv", "aggregate": out_dir / "aggregate.csv"}
     table.to_csv(paths["runs"], index=False)
     aggregate(table).to_csv(paths["aggregate"])
-    for name, patterns in (("curves", CURVE_METRICS), ("components", COMPONENT_METRICS)):
-        if path := plot_curves(table, histories, patterns, out_dir / f"{name}.png", name):
-            paths[name] = path
+    paths |= write_curves(table, histories, out_dir, smoothing)
     paths["gallery"] = write_gallery(client, table, out_dir)
     if pairs := evaluations(client, runs):
-        matrix = matrix_table(pairs)
-        paths["matrix"] = out_dir / "matrix.csv"
-        matrix.to_csv(paths["matrix"], index=False)
-        matrix_aggregate(matrix).to_csv(out_dir / "matrix_aggregate.csv")
-        paths["matrix_aggregate"] = out_dir / "matrix_aggregate.csv"
-        if gallery := matrix_gallery(client, matrix, out_dir):
-            paths["matrix_gallery"] = gallery
+        paths |= write_matrix(client, matrix_table(pairs), out_dir, resamples, seed)
     return paths
+
+
+def write_curves(
+    table: pd.DataFrame, histories: dict[str, pd.DataFrame], out_dir: Path, smoothing: float
+) -> dict[str, Path]:
+    """curves.png, components.png and curves.csv (both figures' smoothed means and bands)."""
+    paths, frames = {}, []
+    for name, patterns in (("curves", CURVE_METRICS), ("components", COMPONENT_METRICS)):
+        curves = curves_table(table, histories, curve_names(histories, patterns), smoothing)
+        frames.append(curves)
+        if path := plot_curves(curves, out_dir / f"{name}.png", name, smoothing):
+            paths[name] = path
+    paths["curves_table"] = out_dir / "curves.csv"
+    pd.concat(frames).to_csv(paths["curves_table"], index=False)
+    return paths
+
+
+def write_matrix(
+    client: mlflow.MlflowClient, matrix: pd.DataFrame, out_dir: Path, resamples: int, seed: int
+) -> dict[str, Path]:
+    """matrix.csv and matrix_aggregate.csv (summary metrics), matrix_gallery.png and, from
+    the evaluations' samples, the statistics (`write_statistics`)."""
+    paths = {"matrix": out_dir / "matrix.csv", "matrix_aggregate": out_dir / "matrix_aggregate.csv"}
+    matrix.to_csv(paths["matrix"], index=False)
+    matrix_aggregate(matrix).to_csv(paths["matrix_aggregate"])
+    if gallery := matrix_gallery(client, matrix, out_dir):
+        paths["matrix_gallery"] = gallery
+    samples = evaluation_samples(client, matrix)
+    if len(samples):
+        paths |= write_statistics(samples, out_dir, resamples, seed)
+    return paths
+
+
+def print_statistics(paths: dict[str, Path]) -> None:
+    """The verdict per scorer, the matrix with CIs, then each behaviour per set and per pair."""
+    verdicts = pd.read_csv(paths["verdict"])
+    ci = pd.read_csv(paths["matrix_ci"])
+    behaviour = pd.read_csv(paths["behaviour_ci"])
+    with pd.option_context("display.width", 250, "display.max_columns", 50):
+        if len(verdicts):
+            print(f"verdict: does the model trained with a set score highest under it? "
+                  f"(difference to the best other trained set, {stats.LEVEL:.0%} CI)")  # fmt: skip
+            print(verdicts.to_string(index=False, float_format=lambda v: f"{v:.3g}"))
+        print(f"\ntrained with (rows) x scored by (columns), held-out prompts, mean "
+              f"[{stats.LEVEL:.0%} CI over seeds and prompts]:")  # fmt: skip
+        print(_ci_grid(ci, "trained_with", "scored_by").to_string())
+        if len(behaviour):
+            sets = set(ci["trained_with"])
+            print("\nbehaviour per set, mean [CI]:")
+            print(_ci_grid(behaviour[behaviour["comparison"].isin(sets)]).to_string())
+            print("\nbehaviour differences between sets, paired by prompt, mean [CI]:")
+            print(_ci_grid(behaviour[~behaviour["comparison"].isin(sets)]).to_string())
+
+
+def _ci_grid(
+    table: pd.DataFrame, rows: str = "behaviour", columns: str = "comparison"
+) -> pd.DataFrame:
+    """`rows` x `columns` of "mean [low, high]" strings, in the order the table lists them."""
+    cells = [str(stats.Estimate(r.mean, r.low, r.high)) for r in table.itertuples()]
+    text = table.assign(cell=cells)
+    grid = text.pivot(index=rows, columns=columns, values="cell")
+    return grid.reindex(index=list(dict.fromkeys(table[rows])),
+                        columns=list(dict.fromkeys(table[columns]))).fillna("")  # fmt: skip
 
 
 def print_tables(runs_csv: Path) -> None:
@@ -489,7 +749,21 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--log-experiment", help="experiment of the compare run "
                         "(default: the compared runs' experiment)")  # fmt: skip
     parser.add_argument("--no-log", action="store_true", help="do not log a compare run")
+    parser.add_argument("--ema", type=_smoothing, default=stats.SMOOTHING, metavar="WEIGHT",
+                        help="curve smoothing: EMA weight of the past in [0, 1), 0 = raw "
+                        "(default %(default)s)")  # fmt: skip
+    parser.add_argument("--resamples", type=int, default=stats.RESAMPLES,
+                        help="bootstrap resamples of the CIs (default %(default)s)")  # fmt: skip
+    parser.add_argument("--bootstrap-seed", type=int, default=0,
+                        help="seed of the bootstrap (default %(default)s)")  # fmt: skip
     return parser.parse_args(argv)
+
+
+def _smoothing(text: str) -> float:
+    value = float(text)
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"must be in [0, 1), got {text}")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Path]:
@@ -503,9 +777,13 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Path]:
         raise SystemExit("no runs to compare")
     stamp = datetime.datetime.now().strftime("%Y-%m-%d/%H-%M-%S")
     out_dir = Path(args.out or f"outputs/compare/{stamp}")
-    paths = compare(client, runs, out_dir)
+    paths = compare(client, runs, out_dir, smoothing=args.ema, resamples=args.resamples,
+                    seed=args.bootstrap_seed)  # fmt: skip
+    if "verdict" in paths:
+        print_statistics(paths)
+        print()
     print_tables(paths["runs"])
-    if "matrix_aggregate" in paths:
+    if "matrix_aggregate" in paths and "verdict" not in paths:  # evaluations without samples
         print_matrix(pd.read_csv(paths["matrix_aggregate"], index_col="trained_with"))
     print(f"\nwritten to {out_dir}")
     if not args.no_log:

@@ -6,14 +6,21 @@ written by `watercolor.tracking.log_rollouts` itself (grid, canvases, sketches, 
 Values are chosen so the tests can say what the table must hold: reward = 0.1 * step + 0.01 *
 seed (+0.2 for gated), `violations/no_setup` is logged on step 1 only, and `gated/seed1`
 logs rollouts at steps 0 and 1 only (the others at 0, 1, 2).
+
+Each evaluation run also logs `samples.parquet`, per-sample rows whose means are known:
+`evaluation_samples` (the model trained with a set scores higher under it by 0.1 + 0.01 *
+seed; prompt effects shared by every set; execution rate 0.25 untrained, 0.5 coarse, 0.75 gated).
 """
 
 from __future__ import annotations
 
 import io
+import tempfile
 from pathlib import Path
 
 import mlflow
+import numpy as np
+import pandas as pd
 from PIL import Image
 
 from watercolor.canvas import Canvas, Status
@@ -86,16 +93,44 @@ def evaluation_totals(trained_with: str, seed: int) -> dict[str, float]:
     }
 
 
+EVALUATION_PROMPTS = 8
+EXECUTION_RATES = {None: 0.25, "coarse": 0.5, "gated": 0.75}
+
+
+def evaluation_samples(trained_with: str | None, seed: int, samples: int = 2) -> pd.DataFrame:
+    """Per-sample rows of one synthetic evaluation, whose means are exactly `evaluation_totals`
+    and `EXECUTION_RATES[trained_with]`: each total moves by a prompt effect (zero-sum, the same
+    for every model: a hard prompt is hard for all) and a zero-sum within-prompt spread."""
+    totals = evaluation_totals(trained_with, seed)
+    prompts = np.arange(EVALUATION_PROMPTS)
+    effect = 0.04 * (prompts - prompts.mean()) / (len(prompts) - 1)
+    rate = EXECUTION_RATES[trained_with]
+    rows = []
+    for p in prompts:
+        for s in range(samples):
+            spread = 0.005 * (1 if s % 2 == 0 else -1)
+            order = (p * samples + s) % 4  # executed on the first rate * 4 of every 4 samples
+            row = {"prompt_index": int(p), "prompt": f"prompt {p}", "sample": s, "status": "ok",
+                   "executed": float(order < 4 * rate)}  # fmt: skip
+            rows.append(row | {name: v + effect[p] + spread for name, v in totals.items()})
+    return pd.DataFrame(rows)
+
+
 def log_evaluation_run(
-    uri: str, run_dir: Path, source_run_id: str | None, totals: dict[str, float], artifacts: Path
+    uri: str, run_dir: Path, source_run_id: str | None, samples: pd.DataFrame, artifacts: Path
 ) -> str:
-    """A `kind=evaluate` run as `watercolor.evaluate` logs it: summary metrics, two canvases."""
+    """A `kind=evaluate` run as `watercolor.evaluate` logs it: summary metrics (the means of
+    `samples`), `samples.parquet`, two canvases."""
     tags = {"kind": "evaluate"} | ({"source_run_id": source_run_id} if source_run_id else {})
+    totals = {c: float(samples[c].mean()) for c in samples.columns if c.startswith("total/")}
+    rates = {"execution_rate": float(samples["executed"].mean()), "flat_block_rate": 0.25,
+             "violations/no_setup": 0.5}  # fmt: skip
     with mlflow_run(uri, EXPERIMENT, params={"num_prompts": 2}, tags=tags, run_dir=run_dir,
                     artifact_root=str(artifacts), run_name=run_dir.name) as run:  # fmt: skip
-        mlflow.log_metrics(
-            totals | {"execution_rate": 0.5, "flat_block_rate": 0.25, "violations/no_setup": 0.5}
-        )
+        mlflow.log_metrics(totals | rates)
+        with tempfile.TemporaryDirectory() as folder:
+            samples.to_parquet(Path(folder) / "samples.parquet", index=False)
+            mlflow.log_artifact(str(Path(folder) / "samples.parquet"))
         for index in range(2):
             mlflow.log_image(Image.open(io.BytesIO(png((90 * index, 80, 80)))),
                              f"canvases/p{index:02d}_s00.png")  # fmt: skip

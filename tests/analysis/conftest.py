@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from analysis_helpers import evaluation_totals, log_evaluation_run, log_training_run
+from analysis_helpers import evaluation_samples, log_evaluation_run, log_training_run
 
 
 @pytest.fixture(scope="session")
@@ -22,13 +22,13 @@ def synthetic_store(tmp_path_factory) -> dict:
             )
         evaluations = {
             key: log_evaluation_run(
-                uri, root / "evaluate" / f"{n}", run_id, evaluation_totals(*key), root / "artifacts"
+                uri, root / f"evaluate/{n}", run_id, evaluation_samples(*key), root / "artifacts"
             )  # fmt: skip
             for n, (key, run_id) in enumerate(run_ids.items())
         }
         untrained = root / "evaluate" / "untrained"
         evaluations[None] = log_evaluation_run(
-            uri, untrained, None, evaluation_totals(None, 0), root / "artifacts"
+            uri, untrained, None, evaluation_samples(None, 0), root / "artifacts"
         )
     return {"uri": uri, "sweep_dir": root / "sweep", "run_ids": run_ids,
             "evaluations": evaluations}  # fmt: skip

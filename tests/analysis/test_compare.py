@@ -5,9 +5,17 @@ from __future__ import annotations
 import re
 
 import mlflow
+import numpy as np
 import pandas as pd
 import pytest
-from analysis_helpers import COMPONENTS, EXPERIMENT, PROMPTS, evaluation_totals, reward_value
+from analysis_helpers import (
+    COMPONENTS,
+    EXPERIMENT,
+    PROMPTS,
+    STEPS,
+    evaluation_totals,
+    reward_value,
+)
 from PIL import Image
 
 from watercolor import compare
@@ -113,9 +121,10 @@ def test_evaluations_of_the_runs_make_the_trained_with_by_scored_by_matrix(store
     assert stats.loc["gated", "total/gated mean"] == pytest.approx(0.305)
     assert stats.loc["gated", "total/coarse mean"] == pytest.approx(0.3)
     assert stats.loc["coarse", "runs"] == 2 and stats.loc["(untrained)", "runs"] == 1
+    assert "flat_block_rate mean" in stats and "violations/no_setup mean" in stats
     printed = capsys.readouterr().out
-    assert "trained with (rows) x scored by (columns)" in printed and "0.305 ± 0.007" in printed
-    assert "flat_block_rate" in printed and "violations/no_setup" in printed
+    assert printed.startswith("verdict: does the model trained with a set score highest")
+    assert "trained with (rows) x scored by (columns)" in printed
     with Image.open(paths["matrix_gallery"]) as image:  # rows: untrained, coarse, gated
         assert image.format == "PNG" and image.size[1] > 3 * 100
 
@@ -126,3 +135,120 @@ def test_the_matrix_holds_only_the_selected_runs_evaluations(store, tmp_path):
     matrix = pd.read_csv(out / "matrix.csv")
     assert list(matrix["trained_with"]) == ["(untrained)", "gated"]
     assert list(matrix["source_run_id"].fillna("")) == ["", chosen]
+
+
+# --- statistics: synthetic runs whose answers are known ---------------------------------------
+
+
+@pytest.fixture(scope="module")
+def smoothed(synthetic_store, tmp_path_factory):
+    """compare over the synthetic store with EMA smoothing 0.5: (out dir, printed output)."""
+    out = tmp_path_factory.mktemp("smoothed")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MLFLOW_TRACKING_URI", synthetic_store["uri"])
+        compare.main(["--experiment", EXPERIMENT, "--out", str(out), "--no-log", "--ema", "0.5"])
+    return out
+
+
+def test_curves_are_the_mean_over_seeds_of_the_smoothed_runs_with_a_min_max_band(smoothed):
+    curves = pd.read_csv(smoothed / "curves.csv")
+    reward = curves[curves["metric"] == "reward"].set_index(["reward_set", "step"])
+    assert set(reward.index) == {(s, step) for s in ("coarse", "gated") for step in STEPS}
+    # reward = 0.1 * step + 0.01 * seed (+ 0.2 gated); EMA 0.5 of 0.1, 0.2, 0.3 by hand:
+    by_hand = {1: 0.1, 2: 0.5 * 0.1 + 0.5 * 0.2, 3: 0.5 * 0.15 + 0.5 * 0.3}
+    for (reward_set, step), row in reward.iterrows():
+        base = by_hand[step] + (0.2 if reward_set == "gated" else 0.0)
+        assert row["low"] == pytest.approx(base) and row["high"] == pytest.approx(base + 0.01)
+        assert row["mean"] == pytest.approx(base + 0.005) and row["curves"] == 2
+
+
+def test_matrix_ci_holds_the_known_means_and_the_heatmap_is_drawn(smoothed):
+    ci = pd.read_csv(smoothed / "matrix_ci.csv").set_index(["trained_with", "scored_by"])
+    assert len(ci) == 3 * 2  # (untrained), coarse, gated x scored by coarse, gated
+    for (trained_with, scorer), row in ci.iterrows():
+        seeds = [0] if trained_with == "(untrained)" else [0, 1]
+        key = None if trained_with == "(untrained)" else trained_with
+        truth = np.mean([evaluation_totals(key, s)[f"total/{scorer}"] for s in seeds])
+        assert row["mean"] == pytest.approx(truth)
+        assert row["low"] < truth < row["high"]  # prompts differ in difficulty: a real width
+        assert row["evaluations"] == len(seeds)
+    with Image.open(smoothed / "matrix_heatmap.png") as image:
+        assert image.format == "PNG" and min(image.size) > 200
+
+
+def test_verdict_finds_the_known_diagonal_by_its_known_margin(smoothed, capsys):
+    verdicts = pd.read_csv(smoothed / "verdict.csv").set_index("scored_by")
+    assert set(verdicts.index) == {"coarse", "gated"}
+    assert (verdicts["verdict"] == "yes").all() and verdicts["highest"].all()
+    assert verdicts.loc["coarse", "best_other"] == "gated"
+    # The margin is 0.1 + 0.01 * seed on every prompt: paired by prompt, the interval only
+    # holds the seeds' spread (0.10 to 0.11), far narrower than each mean's own interval.
+    assert verdicts["difference"].to_numpy() == pytest.approx([0.105, 0.105])
+    assert (verdicts["low"] >= 0.1 - 1e-9).all() and (verdicts["high"] <= 0.11 + 1e-9).all()
+    ci = pd.read_csv(smoothed / "matrix_ci.csv")
+    assert (ci["high"] - ci["low"]).min() > (verdicts["high"] - verdicts["low"]).max()
+    assert verdicts["gain_vs_untrained"].to_numpy() == pytest.approx([0.105, 0.105])
+
+
+def test_behaviour_means_and_differences_recover_the_known_rates(smoothed):
+    table = pd.read_csv(smoothed / "behaviour_ci.csv")
+    rates = table[table["behaviour"] == "execution_rate"].set_index("comparison")
+    truth = {"(untrained)": 0.25, "coarse": 0.5, "gated": 0.75, "coarse - (untrained)": 0.25,
+             "gated - (untrained)": 0.5, "coarse - gated": -0.25}  # fmt: skip
+    assert set(rates.index) == set(truth)
+    for comparison, value in truth.items():
+        row = rates.loc[comparison]
+        assert row["mean"] == pytest.approx(value) and row["low"] <= value <= row["high"]
+    assert rates.loc["coarse - gated", "high"] < 0  # a real difference is told apart from 0
+
+
+def test_printed_output_opens_with_the_verdict(synthetic_store, smoothed, tmp_path, monkeypatch,
+                                               capsys):  # fmt: skip
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", synthetic_store["uri"])
+    compare.main(["--runs", synthetic_store["run_ids"]["coarse", 0], "--out", str(tmp_path),
+                  "--no-log", "--resamples", "200"])  # fmt: skip
+    printed = capsys.readouterr().out
+    assert printed.startswith("verdict:") and "n/a (no other trained set)" in printed
+    assert printed.index("verdict") < printed.index("mean [95% CI") < printed.index("coarse/seed0")
+
+
+def random_samples(rng: np.random.Generator, shifts: dict[str, float], seeds: int, prompts: int):
+    """Evaluation rows of sets scored by `total/a` and `total/b`: a set's value is 0.5 + its
+    shift (under both scorers) + a seed effect + a prompt effect (shared) + sample noise;
+    `executed` is 1 with probability 0.5 + the shift."""
+    prompt_effect = rng.normal(0, 0.1, size=prompts)
+    rows = []
+    for name, shift in shifts.items():
+        for seed in range(seeds):
+            seed_effect = rng.normal(0, 0.03)
+            for p in range(prompts):
+                for _ in range(2):  # samples
+                    value = 0.5 + shift + seed_effect + prompt_effect[p] + rng.normal(0, 0.05)
+                    rows.append({"trained_with": name, "run": f"{name}{seed}", "prompt_index": p,
+                                 "total/a": value, "total/b": value,
+                                 "executed": float(rng.random() < 0.5 + shift)})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_identical_sets_give_an_unclear_verdict_whose_interval_holds_zero():
+    samples = random_samples(np.random.default_rng(5), {"a": 0.0, "b": 0.0}, seeds=3, prompts=20)
+    verdicts = compare.verdict_table(samples, resamples=1000, seed=0).set_index("scored_by")
+    assert list(verdicts["verdict"]) == ["unclear", "unclear"]
+    assert ((verdicts["low"] < 0) & (verdicts["high"] > 0)).all()
+
+
+def test_a_known_behaviour_difference_is_recovered_within_its_interval():
+    samples = random_samples(np.random.default_rng(6), {"a": 0.0, "b": 0.2}, seeds=4, prompts=30)
+    table = compare.behaviour_table(samples, 1000, 0, {"execution_rate": "executed"})
+    found = table.set_index("comparison").loc["a - b"]
+    assert found["low"] <= -0.2 <= found["high"] and found["high"] < 0
+    verdicts = compare.verdict_table(samples, resamples=1000, seed=0).set_index("scored_by")
+    assert verdicts.loc["b", "verdict"] == "yes" and verdicts.loc["a", "verdict"] == "no"
+    assert verdicts.loc["b", "low"] <= 0.2 <= verdicts.loc["b", "high"]
+
+
+def test_ema_weight_outside_zero_to_one_is_refused():
+    for weight in ("1", "-0.5", "1.5"):
+        with pytest.raises(SystemExit):
+            compare.parse_args(["--experiment", "x", "--ema", weight])
+    assert compare.parse_args(["--experiment", "x", "--ema", "0"]).ema == 0.0
