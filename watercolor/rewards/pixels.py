@@ -42,8 +42,9 @@ PAINT_THRESHOLD = 0.02  # OKLab distance from the paper above which a pixel coun
 BORDER_FRACTION = 0.03  # width of the border ring used to estimate the paper
 MIN_PAINT_PIXELS = 50  # fewer working pixels in a region (~0.08 % of the sheet): nothing to measure
 BLANK_COVERAGE = 0.005  # painted share of the sheet below which a canvas is blank (the anchor's)
-# Painted share from which a canvas counts as a whole painting: the sparest genuine painting in
-# the reward tests (the hibiscus sample, one flower on bare paper) covers 16 % of its sheet.
+# Painted share from which a canvas counts as a whole painting (`View.extent` = 1). Below the
+# sparest genuine painting in the reward tests (the hibiscus sample, one flower on bare paper,
+# covers 16 % of its sheet) and far above a few marks (1-2 % of the sheet: extent 0.05-0.16).
 FULL_COVERAGE = 0.10
 HARD_SLOPE = 0.04  # OKLab change per working pixel (lightly smoothed) that marks a hard edge
 BLOTCH_SIZE = 7  # working pixels (~16 sketch px): the scale of unevenness `View.unevenness` sees
