@@ -14,9 +14,11 @@ or without Hydra (the engine of a "trained with x, scored by y" matrix):
     >>> summarise(table)["total/gated"]
 
 One row per sample: prompt, status, violations, completion length, the total under each reward
-set (`total/<set>`), each set's components (`<set>/<component>`) and the within-prompt
-diversity of the canvas. Sampling is seeded per prompt (the same prompt gets the same replies
-whichever other prompts are asked); every canvas is rendered with one seed, as in training.
+set (`total/<set>`), each set's components (`<set>/<component>`), the within-prompt
+diversity of the canvas and what the reply did (`watercolor.behaviour`: executed, clean run,
+flat blocks, layering, the style of its code). Sampling is seeded per prompt (the same prompt
+gets the same replies whichever other prompts are asked); every canvas is rendered with one
+seed, as in training.
 The entry point writes `samples.csv`, `samples.parquet`, `summary.json`, `gallery.html` and
 the canvases and sketches to its output dir and logs them to a new MLflow run tagged
 `kind=evaluate` (with `source_run_id` when the checkpoint came from a training run).
@@ -45,6 +47,7 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from watercolor import config
+from watercolor.behaviour import behaviour_row, nanmean, summarise_behaviour
 from watercolor.canvas import Canvas, Status
 from watercolor.gallery import gallery_html
 from watercolor.policy.loading import load_policy
@@ -196,13 +199,15 @@ def score_rows(
 
     Each prompt's samples are scored together, as a GRPO group would be, so group components
     (and the diversity column) compare a canvas with the other paintings of the same prompt.
+    Diversity is NaN for a canvas that did not paint (status not ok), like the other
+    painted-only behaviour columns.
     """
     rows = [_base_row(sample, canvas) for sample, canvas in zip(samples, canvases, strict=True)]
     for indices in _groups(samples).values():
         group = [canvases[i] for i in indices]
         prompts = [samples[i].prompt for i in indices]
         for i, diversity in zip(indices, group_diversity(group), strict=True):
-            rows[i]["diversity"] = diversity
+            rows[i]["diversity"] = diversity if canvases[i].ok else float("nan")
         for name, reward_set in reward_sets.items():
             for i, score in zip(
                 indices, reward_set.score_batch(group, prompt=prompts), strict=True
@@ -234,7 +239,7 @@ def _base_row(sample: Sample, canvas: Canvas) -> dict:
         "truncated": sample.truncated,
         "render_s": canvas.timings.get("total_ms", 0.0) / 1000,
         "reply": sample.reply,
-    }
+    } | behaviour_row(canvas, sample.reply)
 
 
 def save_canvases(samples: Sequence[Sample], canvases: Sequence[Canvas], folder: Path) -> list:
@@ -292,43 +297,23 @@ def evaluate_model(
 
 
 def summarise(table: pd.DataFrame) -> dict[str, float]:
-    """Means per reward set, execution and violation rates, flat-block rate, layering, diversity.
+    """Means per reward set, status and violation rates, and every behaviour of `BEHAVIOURS`.
 
-    Diversity, the flat-block rate (`no_flat_regions` < 0.5) and the layering mean are over the
-    canvases that painted (status ok); the last two read the first reward set that has them.
+    A behaviour metric is the mean of its per-sample column where that is not NaN, so the
+    painted-only ones (flat-block rate, layering, diversity, style) are over painted canvases.
     """
-    painted = table[table["status"] == str(Status.OK)]
     summary = {
         "samples": float(len(table)),
-        "execution_rate": float((table["status"] == str(Status.OK)).mean()),
         "infra_failure_rate": float((table["status"] == str(Status.INFRA_ERROR)).mean()),
-        "truncated_rate": float(table["truncated"].mean()),
-        "completion_tokens": float(table["completion_tokens"].mean()),
-        "diversity": _mean(painted["diversity"]),
-    }
+    } | summarise_behaviour(table)
     for column in (c for c in table.columns if c.startswith("total/")):
-        summary[column] = _mean(table[column])
+        summary[column] = nanmean(table[column])
     for status in sorted(set(table["status"])):
         summary[f"status/{status}"] = float((table["status"] == status).mean())
     found = table["violations"].map(lambda text: set(filter(None, text.split(","))))
     for code in sorted(set().union(*found)):
         summary[f"violations/{code}"] = float(found.map(lambda codes, c=code: c in codes).mean())
-    if flat := _component(painted, "no_flat_regions"):
-        summary["flat_block_rate"] = float((painted[flat] < 0.5).mean())
-    if layering := _component(painted, "translucent_layering"):
-        summary["layering"] = _mean(painted[layering])
     return summary
-
-
-def _mean(column: pd.Series) -> float:
-    values = pd.to_numeric(column, errors="coerce").dropna()
-    return float(values.mean()) if len(values) else float("nan")
-
-
-def _component(table: pd.DataFrame, name: str) -> str | None:
-    """The first `<set>/<name>` column, or None (none of the sets computes it, or no rows)."""
-    columns = [c for c in table.columns if c.endswith(f"/{name}") and not c.startswith("total/")]
-    return columns[0] if columns and len(table) else None
 
 
 def sample_cards(table: pd.DataFrame, image_prefix: str) -> list[tuple[str, list[dict]]]:
@@ -372,7 +357,12 @@ def write_report(table: pd.DataFrame, out_dir: Path, title: str, canvas_dir: Pat
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="evaluate")
 def main(cfg: DictConfig) -> dict[str, float]:
-    out_dir = Path(HydraConfig.get().runtime.output_dir)
+    return run(cfg, Path(HydraConfig.get().runtime.output_dir))
+
+
+def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:
+    """The evaluation `cfg` (conf/evaluate.yaml, composed) describes, written into `out_dir`
+    and logged as a `kind=evaluate` MLflow run; its summary. `watercolor.study` calls it too."""
     mlflow.set_tracking_uri(tracking_uri(cfg.tracking.uri))
     if cfg.checkpoint is None:
         model_path, source_run = config.model_source(cfg.model), None

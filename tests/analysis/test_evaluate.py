@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import re
+import sys
 from pathlib import Path
 
 import mlflow
@@ -11,7 +13,8 @@ import pandas as pd
 import pytest
 from analysis_helpers import REPO
 
-from watercolor.canvas import Status
+from watercolor.behaviour import BEHAVIOURS
+from watercolor.canvas import Canvas, Status
 from watercolor.config import reward_set_names
 from watercolor.evaluate import (
     Sample,
@@ -22,6 +25,7 @@ from watercolor.evaluate import (
     resolve_checkpoint,
     save_canvases,
     score_rows,
+    summarise,
     write_report,
 )
 from watercolor.policy.loading import load_policy
@@ -31,6 +35,9 @@ from watercolor.render.pool import RenderConfig
 from watercolor.tasks.painting import sample_sketches
 from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.prompts import prompts
+
+sys.path.append(str(Path(__file__).parents[1] / "rewards"))  # the shared synthetic paintings
+import synthetic_canvases as synthetic  # noqa: E402
 
 REWARD_SETS = reward_set_names(offline=True)
 RENDER = RenderConfig(pixel_density=0.5, time_limit_s=15.0)
@@ -115,12 +122,40 @@ def test_painted_canvases_reach_the_summary_and_the_gallery(reward_sets, tmp_pat
     assert summary["execution_rate"] == pytest.approx(2 / 3)
     assert summary["violations/no_sketch"] == pytest.approx(1 / 3)
     assert summary["layering"] > 0 and 0 <= summary["flat_block_rate"] <= 1
+    assert summary["clean_run_rate"] == pytest.approx(2 / 3)
+    assert set(BEHAVIOURS) <= set(summary) and summary["style/washes"] > 0
     assert summary["diversity"] > 0  # two different paintings of one prompt
     assert summary["total/gated"] > 0 and table["total/gated"].iloc[2] == 0
     page = (tmp_path / "gallery.html").read_text()
     images = re.findall(r'<img src="([^"]+)"', page)
     assert len(images) == 2 and all((tmp_path / src).is_file() for src in images)
     assert "no_sketch" in page and p1 in page
+
+
+def test_behaviour_columns_and_their_means_reach_the_summary():
+    """Synthetic canvases (no browser): every `BEHAVIOURS` column is written per sample and its
+    summary metric is the mean over the rows where it is not NaN."""
+    flat = "```js\nbrush.fill(232, 102, 90, 255);\nbrush.circle(0, 0, 99);\n```"
+    washes = "```js\nbrush.fill(232, 102, 90, 80);\nbrush.circle(0, 0, 99);\n```"
+    p0, p1 = "paint a coral poppy in watercolour", "paint a blue bird in watercolour"
+    samples = [Sample(0, p0, 0, washes, 300, False), Sample(0, p0, 1, flat, 200, False),
+               Sample(1, p1, 0, "function setup() {", 384, True)]  # fmt: skip
+    canvases = [synthetic.layered_watercolour(), synthetic.flat_blocks(),
+                Canvas(Status.VIOLATION, violations=["truncated"], errors=["cut off"])]  # fmt: skip
+    table = pd.DataFrame(score_rows(samples, canvases, load_reward_sets(["gated"])))
+    assert set(BEHAVIOURS.values()) <= set(table.columns)
+    assert list(table["flat_block"].iloc[:2]) == [0.0, 1.0] and math.isnan(table["flat_block"][2])
+    assert math.isnan(table["diversity"][2]) and math.isnan(table["style/mean_alpha"][2])
+    assert list(table["style/flat_style"].iloc[:2]) == [0.0, 1.0]
+
+    summary = summarise(table)
+    assert summary["execution_rate"] == summary["clean_run_rate"] == pytest.approx(2 / 3)
+    assert summary["truncated_rate"] == pytest.approx(1 / 3)
+    assert summary["flat_block_rate"] == summary["style/flat_style"] == 0.5  # of the painted
+    assert summary["style/mean_alpha"] == pytest.approx((80 + 255) / 2)
+    assert summary["completion_tokens"] == pytest.approx(884 / 3)
+    assert summary["diversity"] == pytest.approx(table["diversity"].iloc[:2].mean())
+    assert summary["violations/truncated"] == pytest.approx(1 / 3)
 
 
 def test_checkpoints_resolve_from_run_dirs_run_ids_and_hub_ids(store, tmp_path):

@@ -1,0 +1,151 @@
+"""`watercolor.behaviour`: per-sample behaviour measures, their summary, the flat-block detector."""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from watercolor.behaviour import (
+    BEHAVIOURS,
+    FLAT_BLOCK_UNEVENNESS,
+    balanced_accuracy,
+    behaviour_row,
+    best_threshold,
+    fill_alphas,
+    roc_auc,
+    style_measures,
+    summarise_behaviour,
+    training_render_config,
+    unevenness_by_kind,
+)
+from watercolor.canvas import Canvas, Status
+from watercolor.compare import MATRIX_METRICS
+
+sys.path.append(str(Path(__file__).parents[1] / "rewards"))  # the shared synthetic paintings
+import synthetic_canvases as paint  # noqa: E402
+
+WASHES = """```js
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  brush.fill(232, 102, 90, 80);
+  brush.circle(0, 0, 120);
+  brush.fill('#6a9a5b', 120);
+  brush.beginShape(); brush.vertex(0, 0); brush.vertex(50, 0); brush.vertex(0, 50);
+  brush.endShape(CLOSE);
+  brush.fill(74, 120, 176, 255);
+  brush.circle(40, 40, 60);
+}
+```"""
+
+
+def test_style_measures_read_fill_opacity_and_washes_from_the_code():
+    assert fill_alphas(WASHES) == [80.0, 120.0, 255.0]
+    style = style_measures(WASHES)
+    assert style["style/mean_alpha"] == pytest.approx(455 / 3)
+    assert style["style/opaque_share"] == pytest.approx(1 / 3)
+    assert style["style/flat_style"] == 0.0  # mean opacity 152 < 200
+    assert style["style/washes"] == 3.0
+    flat = style_measures("brush.fill(1, 2, 3, 255); brush.circle(0, 0, 9);")
+    assert flat["style/flat_style"] == 1.0 and flat["style/opaque_share"] == 1.0
+
+
+def test_fills_without_a_readable_opacity_leave_the_style_unknown():
+    assert fill_alphas("brush.fill('#ff0000'); brush.fill(r, g, b, alpha);") == []
+    style = style_measures("brush.fill('#ff0000'); brush.circle(0, 0, 9);")
+    assert math.isnan(style["style/mean_alpha"]) and math.isnan(style["style/flat_style"])
+    assert style["style/washes"] == 1.0
+
+
+def test_a_painted_layered_wash_is_executed_clean_layered_and_not_flat():
+    row = behaviour_row(paint.layered_watercolour(), WASHES)
+    assert row["executed"] == 1.0 and row["clean_run"] == 1.0
+    assert row["flat_block"] == 0.0 and row["layering"] > 0.3
+    assert row["style/washes"] == 3.0
+
+
+def test_flat_opaque_blocks_are_flat():
+    assert behaviour_row(paint.flat_blocks(), WASHES)["flat_block"] == 1.0
+    assert behaviour_row(paint.flat_mosaic(), WASHES)["flat_block"] == 1.0
+
+
+@pytest.mark.parametrize(
+    "canvas",
+    [
+        Canvas(Status.ERROR, errors=["ReferenceError: wobble is not defined"]),
+        Canvas(Status.VIOLATION, violations=["no_setup"], errors=["no setup()"]),
+        Canvas(Status.TIMEOUT, errors=["time limit"]),
+    ],
+    ids=["error", "violation", "timeout"],
+)
+def test_a_reply_that_did_not_paint_has_no_painted_measures(canvas):
+    row = behaviour_row(canvas, WASHES)
+    assert row["executed"] == 0.0 and row["clean_run"] == 0.0
+    painted_only = [k for k in row if k not in ("executed", "clean_run")]
+    assert painted_only and all(math.isnan(row[k]) for k in painted_only)
+
+
+def test_a_run_that_painted_but_reported_errors_is_executed_not_clean():
+    ok = paint.layered_watercolour()
+    noisy = Canvas(Status.OK, png=ok.png, errors=["TypeError: x is undefined"])
+    row = behaviour_row(noisy, WASHES)
+    assert row["executed"] == 1.0 and row["clean_run"] == 0.0
+
+
+def test_an_infrastructure_failure_says_nothing_about_the_reply():
+    row = behaviour_row(Canvas(Status.INFRA_ERROR, errors=["browser gone"]), WASHES)
+    assert all(math.isnan(value) for value in row.values())
+
+
+def test_each_summary_metric_is_the_nanmean_of_its_column():
+    table = pd.DataFrame([
+        behaviour_row(paint.layered_watercolour(), WASHES),
+        behaviour_row(paint.flat_blocks(), "brush.fill(1, 2, 3, 255); brush.circle(0, 0, 9);"),
+        behaviour_row(Canvas(Status.ERROR, errors=["boom"]), WASHES),
+        behaviour_row(Canvas(Status.INFRA_ERROR), WASHES),
+    ])  # fmt: skip
+    table["truncated"] = [False, False, True, False]
+    summary = summarise_behaviour(table)
+    assert summary["execution_rate"] == pytest.approx(2 / 3)  # the infra failure is left out
+    assert summary["clean_run_rate"] == pytest.approx(2 / 3)
+    assert summary["flat_block_rate"] == pytest.approx(1 / 2)  # over the painted canvases
+    assert summary["truncated_rate"] == pytest.approx(1 / 4)
+    assert summary["style/flat_style"] == pytest.approx(1 / 2)
+    assert "diversity" not in summary  # no such column: no metric
+    for name, column in BEHAVIOURS.items():
+        if column in table:
+            assert summary[name] == pytest.approx(np.nanmean(table[column].astype(float)))
+
+
+def test_compare_tabulates_every_behaviour():
+    for name in BEHAVIOURS:
+        assert any(re.fullmatch(pattern, name) for pattern in MATRIX_METRICS), name
+
+
+def test_roc_auc_and_the_best_threshold():
+    assert roc_auc([3, 4], [1, 2]) == 1.0 and roc_auc([1, 2], [3, 4]) == 0.0
+    assert roc_auc([1, 1], [1, 1]) == 0.5 and roc_auc([1, 3], [2]) == 0.5
+    threshold, accuracy = best_threshold([0.6, 0.8, 0.9], [0.1, 0.2, 0.7])
+    assert accuracy == pytest.approx(5 / 6) and 0.2 < threshold <= 0.6
+    assert balanced_accuracy(np.array([0.6, 0.8]), np.array([0.1]), 0.5) == 1.0
+
+
+@pytest.mark.browser
+def test_flat_block_cut_separates_fresh_corpus_flat_fills_from_layered_washes():
+    """Replies the calibration never saw (held-out prompts, another corpus seed), rendered as in
+    training (conf/renderer/local.yaml)."""
+    render = training_render_config()
+    assert render.pixel_density == 0.5  # what the calibration used
+    # A longer time limit than training's: on a busy machine 10 s cuts off the slower washes.
+    render = replace(render, time_limit_s=30.0)
+    found = unevenness_by_kind(20, seed=1, render=render, split="heldout")
+    flat, layered = np.array(found["flat"]), np.array(found["layered"])
+    assert len(flat) >= 15 and len(layered) >= 15  # most corpus replies paint
+    assert roc_auc(layered, flat) >= 0.9
+    assert balanced_accuracy(layered, flat, FLAT_BLOCK_UNEVENNESS) >= 0.8
