@@ -2,11 +2,13 @@
 
 `python -m watercolor.train debug=smoke trainer.max_steps=2` logs a real run to a temporary
 MLflow store (the smoke model comes from the shared cache); `watercolor.compare` lays it out
-from its Hydra dir, and `python -m watercolor.evaluate` samples its checkpoint by run id.
+from its Hydra dir, and `python -m watercolor.evaluate` samples its checkpoint by run id and
+the untrained model; `compare` then adds the matrix with its intervals and the verdict.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -62,3 +64,27 @@ def test_train_then_compare_and_evaluate_the_run(tmp_path, monkeypatch):
     logged = {a.path for a in client.list_artifacts(evaluation.info.run_id)}
     assert {"samples.csv", "samples.parquet", "summary.json", "gallery.html"} <= logged
     assert len(compare.select_runs(client, experiment="watercolor")) == 1  # training only
+
+    run_module("watercolor.evaluate", "num_prompts=2", "samples=2",
+               f"hydra.run.dir={tmp_path}/untrained", *shared, uri=uri)  # fmt: skip
+    check_statistics(compare.main(["--sweep-dir", str(tmp_path / "run"), "--resamples", "500",
+                                   "--out", str(tmp_path / "compare_evaluated")]))  # fmt: skip
+
+
+def check_statistics(paths: dict) -> None:
+    """The matrix with intervals, the verdict and the behaviours of one trained set and the
+    untrained model, each scored by every reward set."""
+    ci = pd.read_csv(paths["matrix_ci"])
+    assert set(ci["trained_with"]) == {"(untrained)", "fine_grained"}
+    assert set(ci["scored_by"]) == set(REWARD_SETS) and len(ci) == 2 * len(REWARD_SETS)
+    assert ((ci["low"] <= ci["mean"]) & (ci["mean"] <= ci["high"])).all()
+    assert ci["mean"].notna().all()
+    (verdict,) = pd.read_csv(paths["verdict"]).to_dict("records")
+    assert verdict["scored_by"] == "fine_grained" and verdict["verdict"].startswith("n/a")
+    assert verdict["gain_low"] <= verdict["gain_vs_untrained"] <= verdict["gain_high"]
+    assert not math.isnan(verdict["gain_vs_untrained"])
+    behaviour = pd.read_csv(paths["behaviour_ci"])
+    tokens = behaviour[behaviour["behaviour"] == "completion_tokens"]
+    assert set(tokens["comparison"]) == {"(untrained)", "fine_grained",
+                                         "fine_grained - (untrained)"}  # fmt: skip
+    assert paths["matrix_heatmap"].is_file()
