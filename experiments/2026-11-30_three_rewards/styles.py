@@ -1,13 +1,15 @@
 """How the painted replies are written: opacity of the washes, flat-style replies, wash count.
 
-`flat_block_rate` (a pixel measure) does not see the corpus's flat style -- p5.brush's own
-texture keeps those canvases above its threshold -- so this reads the sketches themselves, from
-each evaluation's samples.csv (replies that painted, status ok):
+The pixel flat-block rate of this experiment (`no_flat_regions` < 0.5) did not see the corpus's
+flat style -- p5.brush's own texture kept those canvases above its threshold -- so this reads
+the sketches themselves, from each evaluation's samples.csv (replies that painted, status ok):
   mean_alpha      mean opacity of `brush.fill(...)` calls (0-255; flat fills use 255)
   opaque_share    share of fills at opacity >= 250
   flat_style      share of replies whose mean fill opacity is >= 200 (the corpus's flat kind)
   washes          `brush.endShape(` + `brush.circle(` calls per reply
-Run from the repository root after evaluate.sh:
+The measures live in the package (`watercolor.behaviour`; evaluate now writes them per sample as
+`style/<name>` columns); this keeps the experiment's pooled figures. Run from the repository
+root after evaluate.sh:
 
     .venv/bin/python experiments/2026-11-30_three_rewards/styles.py outputs/evaluate/three_rewards
 """
@@ -19,36 +21,28 @@ from pathlib import Path
 
 import pandas as pd
 
-FILL = re.compile(r"brush\.fill\(([^)]*)\)")
-WASH = re.compile(r"brush\.(endShape|circle)\(")
+from watercolor.behaviour import FLAT_STYLE_ALPHA, OPAQUE_ALPHA, fill_alphas, wash_count
+
 NAME = re.compile(r"^(?:style_)?seed(\d+)_.*?\d+_(coarse|fine_grained|gated)$")
 
 
-def alphas(reply: str) -> list[float]:
-    found = []
-    for args in FILL.findall(reply):
-        parts = [p.strip() for p in args.split(",")]
-        try:
-            if len(parts) == 4:
-                found.append(float(parts[3]))
-            elif len(parts) == 2:
-                found.append(float(parts[1]))
-        except ValueError:
-            pass
-    return found
-
-
 def measures(samples: pd.DataFrame) -> dict[str, float]:
+    """Pooled over one evaluation's painted replies (every fill counts once; evaluate's own
+    `style/<name>` summary metrics average per reply instead)."""
     painted = samples[samples["status"] == "ok"]["reply"].astype(str)
-    per_reply = [alphas(reply) for reply in painted]
+    per_reply = [fill_alphas(reply) for reply in painted]
     every = [a for reply in per_reply for a in reply]
     means = [statistics.fmean(a) for a in per_reply if a]
     return {
         "painted": len(painted),
         "mean_alpha": statistics.fmean(every) if every else float("nan"),
-        "opaque_share": sum(a >= 250 for a in every) / len(every) if every else float("nan"),
-        "flat_style": sum(m >= 200 for m in means) / len(means) if means else float("nan"),
-        "washes": statistics.fmean(len(WASH.findall(r)) for r in painted) if len(painted) else 0,
+        "opaque_share": sum(a >= OPAQUE_ALPHA for a in every) / len(every)
+        if every
+        else float("nan"),
+        "flat_style": sum(m >= FLAT_STYLE_ALPHA for m in means) / len(means)
+        if means
+        else float("nan"),
+        "washes": statistics.fmean(wash_count(r) for r in painted) if len(painted) else 0,
     }
 
 
