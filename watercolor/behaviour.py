@@ -14,9 +14,14 @@ rate is over painted canvases. Infrastructure failures say nothing about the rep
 
 The flat-block detector is calibrated on p5.brush's own flat fills: the corpus's "flat" replies
 (opaque fills, bleed and texture mostly off) against its "layered" ones (translucent washes),
-rendered as in training (pixel density 0.5). Reproduce the calibration (renders ~160 sketches):
+rendered as in training (pixel density 0.5). Reproduce the calibration (80 renders, ~4 min on
+2 busy cores; experiments/2026-11-30_flat_block_calibration/ has the figures):
 
     python -m watercolor.behaviour --per-kind 40 --seed 0
+
+`executed` and `clean_run` differ only when a canvas painted but its page reported errors
+(`clean_run` is `watercolor.rewards.execution.clean_run`); the painting episode turns any
+reported error into status `error`, so in evaluations they agree today.
 
 The code-read style measures read the reply's `brush.fill(...)` calls and wash calls: a flat
 fill is opacity 255, a wash well under it (the corpus's layered kind uses 60-150).

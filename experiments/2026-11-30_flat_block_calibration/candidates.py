@@ -1,17 +1,18 @@
 """Which pixel statistic tells p5.brush's flat fills from its layered washes? (the exploration)
 
 Renders `--per-kind` corpus replies of kind "flat" and of kind "layered" with the training
-renderer settings (conf/renderer/local.yaml: pixel density 0.5), computes candidate statistics
-on the shared working view and prints each one's ROC AUC for "flat scores higher", then the
-paint unevenness of the flat fills that keep p5.brush's default bleed and texture on. The
-statistic shipped is `watercolor.behaviour.paint_unevenness` (its cut: `python -m
-watercolor.behaviour`). Run from the repository root:
+renderer settings (conf/renderer/local.yaml: pixel density 0.5; time limit 30 s), computes
+candidate statistics on the shared working view and prints each one's ROC AUC for "flat scores
+higher", then the paint unevenness of the flat fills that keep p5.brush's default bleed and
+texture on. The statistic shipped is `watercolor.behaviour.paint_unevenness` (its cut:
+`python -m watercolor.behaviour`). Run from the repository root:
 
     .venv/bin/python experiments/2026-11-30_flat_block_calibration/candidates.py --per-kind 40
 """
 
 import argparse
 import asyncio
+from dataclasses import replace
 
 import numpy as np
 
@@ -60,7 +61,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--per-kind", type=int, default=40)
 parser.add_argument("--seed", type=int, default=0)
 args = parser.parse_args()
-render = training_render_config()
+render = replace(training_render_config(), time_limit_s=30.0)  # a busy machine needs more
 pairs = {kind: measured(kind, args.per_kind, args.seed) for kind in ("flat", "layered")}
 for name, statistic in CANDIDATES.items():
     flat, layered = ([statistic(c, v) for c, v in pairs[kind]] for kind in ("flat", "layered"))

@@ -81,8 +81,9 @@ def test_flat_opaque_blocks_are_flat():
         Canvas(Status.ERROR, errors=["ReferenceError: wobble is not defined"]),
         Canvas(Status.VIOLATION, violations=["no_setup"], errors=["no setup()"]),
         Canvas(Status.TIMEOUT, errors=["time limit"]),
+        Canvas(Status.ERROR, png=paint.layered_watercolour().png, errors=["threw after painting"]),
     ],
-    ids=["error", "violation", "timeout"],
+    ids=["error", "violation", "timeout", "error-after-painting"],
 )
 def test_a_reply_that_did_not_paint_has_no_painted_measures(canvas):
     row = behaviour_row(canvas, WASHES)
