@@ -19,9 +19,9 @@ rendered as in training (pixel density 0.5). Reproduce the calibration (80 rende
 
     python -m watercolor.behaviour --per-kind 40 --seed 0
 
-`executed` and `clean_run` differ only when a canvas painted but its page reported errors
-(`clean_run` is `watercolor.rewards.execution.clean_run`); the painting episode turns any
-reported error into status `error`, so in evaluations they agree today.
+`executed` is "ran and left paint": a clean run, or a sketch that painted and then threw (the
+renderer keeps what it painted, status `error`); `clean_run` (`watercolor.rewards.execution.
+clean_run`) is the clean runs alone. The painted-only measures read clean runs (status ok).
 
 The code-read style measures read the reply's `brush.fill(...)` calls and wash calls: a flat
 fill is opacity 255, a wash well under it (the corpus's layered kind uses 60-150).
@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 from hydra.utils import instantiate
 
-from watercolor.canvas import Canvas
+from watercolor.canvas import Canvas, Status
 from watercolor.config import compose_train
 from watercolor.policy.corpus import make_example
 from watercolor.render.painters import LocalPainter
@@ -261,11 +261,20 @@ def _number(value: float | None) -> float:
     return NAN if value is None else float(value)
 
 
+def executed(canvas: Canvas) -> bool:
+    """The sketch ran and left paint on its sheet: a clean run (status ok), or one that threw
+    after painting (status error, its pixels kept by the renderer). `clean_run` tells them apart."""
+    if canvas.ok:
+        return True
+    v = view(canvas) if canvas.status == Status.ERROR else None
+    return v is not None and v.painted
+
+
 def behaviour_row(canvas: Canvas, reply: str) -> dict[str, float]:
     """The per-sample measures read from one render and its reply (see `BEHAVIOURS`)."""
     painted = canvas.ok
     row = {
-        "executed": NAN if canvas.infra_failure else float(painted),
+        "executed": NAN if canvas.infra_failure else float(executed(canvas)),
         "clean_run": _number(clean_run(canvas)),
         "flat_block": flat_block(canvas),
         "layering": _number(translucent_layering(canvas)) if painted else NAN,

@@ -81,15 +81,25 @@ def test_flat_opaque_blocks_are_flat():
         Canvas(Status.ERROR, errors=["ReferenceError: wobble is not defined"]),
         Canvas(Status.VIOLATION, violations=["no_setup"], errors=["no setup()"]),
         Canvas(Status.TIMEOUT, errors=["time limit"]),
-        Canvas(Status.ERROR, png=paint.layered_watercolour().png, errors=["threw after painting"]),
     ],
-    ids=["error", "violation", "timeout", "error-after-painting"],
+    ids=["error", "violation", "timeout"],
 )
 def test_a_reply_that_did_not_paint_has_no_painted_measures(canvas):
     row = behaviour_row(canvas, WASHES)
     assert row["executed"] == 0.0 and row["clean_run"] == 0.0
     painted_only = [k for k in row if k not in ("executed", "clean_run")]
     assert painted_only and all(math.isnan(row[k]) for k in painted_only)
+
+
+def test_a_sketch_that_threw_after_painting_executed_but_not_cleanly():
+    # The renderer keeps what it painted; the painted-only measures read clean runs alone.
+    threw = Canvas(Status.ERROR, png=paint.layered_watercolour().png, errors=["threw after"])
+    row = behaviour_row(threw, WASHES)
+    assert row["executed"] == 1.0 and row["clean_run"] == 0.0
+    painted_only = [k for k in row if k not in ("executed", "clean_run")]
+    assert all(math.isnan(row[k]) for k in painted_only)
+    blank = Canvas(Status.ERROR, png=paint.blank().png, errors=["threw before painting"])
+    assert behaviour_row(blank, WASHES)["executed"] == 0.0
 
 
 def test_a_run_that_painted_but_reported_errors_is_executed_not_clean():

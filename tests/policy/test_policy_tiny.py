@@ -14,11 +14,11 @@ from watercolor.policy.tiny import (
     DEFAULT,
     SMOKE,
     TinyConfig,
-    _record_text,
     cache_dir,
     config_hash,
     ensure_tiny_model,
     read_build_info,
+    record_text,
     torch_threads,
     train_tokenizer,
     training_records,
@@ -56,7 +56,7 @@ def test_the_longest_corpus_reply_fits_the_training_completion_limit():
     # A complete long layered reply must never be cut off (a cut-off reply paints nothing): the
     # default corpus's longest reply, in the default tokenizer, stays under 90 % of the limit.
     records = training_records(DEFAULT)
-    tokenizer = train_tokenizer([_record_text(r) for r in records], DEFAULT.vocab_size)
+    tokenizer = train_tokenizer([record_text(r) for r in records], DEFAULT.vocab_size)
     longest = max(len(tokenizer.encode(r["completion"][0]["content"])) for r in records)
     limit = compose_train().trainer.max_completion_length
     assert longest <= 0.9 * limit, (longest, limit)

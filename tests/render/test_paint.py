@@ -86,3 +86,14 @@ async def test_a_megabyte_of_code_renders(pool):
     canvas = await pool.render(padding + sketch("background(10, 200, 30);"))
     assert canvas.status == Status.OK, canvas.errors
     assert canvas.rgba[0, 0, :3].tolist() == [10, 200, 30]
+
+
+async def test_a_sketch_that_throws_after_painting_keeps_its_paint(pool):
+    # The error is the verdict (status error, with its message); the pixels stay for rewards
+    # that pay for them (an ungated set) or not (a gate on clean execution).
+    thrower = WATERCOLOUR.rstrip().removesuffix("}") + "  drawPetals(0, 0, 80);\n}\n"
+    canvas = await pool.render(thrower, seed=3)
+    assert canvas.status == Status.ERROR and "drawPetals is not defined" in canvas.errors[0]
+    assert canvas.png is not None and 0.05 < painted_fraction(canvas.rgba) < 0.9
+    before_canvas = await pool.render("throw new Error('before any canvas');", seed=3)
+    assert before_canvas.status == Status.ERROR and before_canvas.png is None

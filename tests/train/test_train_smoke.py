@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -59,24 +58,37 @@ def test_smoke_run_trains_and_logs_everything(tmp_path):
     assert any(f.startswith("final_model/") for f in files)
 
 
-def test_two_set_multirun(tmp_path):
-    run_training(tmp_path, "reward=coarse,gated", "trainer.max_steps=1", multirun=True)
-    jobs = sorted((tmp_path / "sweep").glob("*_*"))
-    assert [j.name for j in jobs] == ["0_coarse", "1_gated"]
-    client = mlflow_client(tmp_path)
-    runs = client.search_runs(client.get_experiment_by_name("watercolor").experiment_id)
-    assert sorted(r.data.tags["reward"] for r in runs) == ["coarse", "gated"]
-    assert {(j / "mlflow_run_id").read_text() for j in jobs} == {r.info.run_id for r in runs}
-    # ... and `compare` lays the sweep's runs side by side.
-    out = tmp_path / "compare"
-    result = subprocess.run(
-        [sys.executable, "-m", "watercolor.compare", "--sweep-dir", str(tmp_path / "sweep"),
-         "--tracking-uri", f"sqlite:///{tmp_path}/mlflow.db", "--out", str(out), "--no-log"],
-        cwd=REPO, capture_output=True, text=True, timeout=300,
+def test_the_study_experiment_trains_evaluates_and_compares(tmp_path):
+    # experiment=three_rewards_v2 at smoke scale: the three sets (one seed, one step each), two
+    # jobs at a time (joblib), each job's model evaluated as it ends, the untrained model once,
+    # then compare over the sweep: the whole study from one command.
+    run_training(
+        tmp_path, "experiment=three_rewards_v2", "hydra.sweeper.params.seed=0",
+        "trainer.max_steps=1", "hydra.callbacks.study.num_prompts=2",
+        "hydra.callbacks.study.samples=2", multirun=True,
     )  # fmt: skip
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert len(pd.read_csv(out / "runs.csv")) == 2
-    assert (out / "curves.png").is_file() and (out / "gallery.html").is_file()
+    sweep = tmp_path / "sweep"
+    jobs = sorted(sweep.glob("*_*"))
+    assert [j.name for j in jobs] == ["0_coarse", "1_fine_grained", "2_gated"]
+    client = mlflow_client(tmp_path)
+    experiment = client.get_experiment_by_name("three_rewards_v2").experiment_id
+    runs = client.search_runs([experiment])
+    trained = {r.info.run_id: r for r in runs if "kind" not in r.data.tags}
+    assert sorted(r.data.tags["reward"] for r in trained.values()) == [
+        "coarse", "fine_grained", "gated"
+    ]  # fmt: skip
+    assert {(j / "mlflow_run_id").read_text() for j in jobs} == set(trained)
+    evaluations = [r for r in runs if r.data.tags.get("kind") == "evaluate"]
+    sources = sorted(e.data.tags.get("source_run_id", "") for e in evaluations)
+    assert sources == sorted(["", *trained])  # one per job, and the untrained model's
+    for job in jobs:
+        assert len(pd.read_csv(job / "evaluation" / "samples.csv")) == 4  # 2 prompts x 2
+    assert (sweep / "untrained_evaluation" / "summary.json").is_file()
+    verdict = pd.read_csv(sweep / "compare" / "verdict.csv")
+    assert set(verdict["scored_by"]) == {"coarse", "fine_grained", "gated"}
+    assert len(pd.read_csv(sweep / "compare" / "runs.csv")) == 3
+    assert (sweep / "compare" / "curves.png").is_file()
+    assert (sweep / "compare" / "matrix_heatmap.png").is_file()
 
 
 def test_resume_after_interruption(tmp_path):

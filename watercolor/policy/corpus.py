@@ -56,13 +56,16 @@ class Mixture:
     The defaults are the repertoire on which the reward sets disagree (layered, flat, paint then
     throw, strokes), with kinds that fail the static gate outright off: with 20 % bare-p5 and
     broken replies the 3M-parameter model blended their lines into its washes and only 31-47 %
-    of its replies passed the gate (experiments/2026-11-30_three_rewards/).
+    of its replies passed the gate (experiments/2026-11-30_three_rewards/). Sampling at the
+    training temperature (0.7) favours the majority kind, so the minority kinds are weighted up
+    (with layered .45 / flat .30 / throw .15 / strokes .10 the warm start wrote 10 % flat, no
+    throws, and blended stroke calls into washes).
     """
 
-    layered: float = 0.45
-    flat: float = 0.3
-    then_throw: float = 0.15
-    stroke_only: float = 0.1
+    layered: float = 0.4
+    flat: float = 0.35
+    then_throw: float = 0.2
+    stroke_only: float = 0.05
     plain_p5: float = 0.0
     broken: float = 0.0
     off_prompt_colour: float = (

@@ -31,6 +31,7 @@ import pandas as pd
 from hydra.utils import instantiate
 from omegaconf import DictConfig
 
+from watercolor.behaviour import OPAQUE_ALPHA, fill_alphas
 from watercolor.canvas import Status
 from watercolor.config import compose_train, reward_set
 from watercolor.evaluate import paint_replies
@@ -40,10 +41,9 @@ from watercolor.render.painters import LocalPainter
 from watercolor.tasks.painting.gate import check_reply
 
 DEFAULT_REWARDS = ("coarse", "fine_grained", "gated")
-_FILL_ALPHA = re.compile(r"brush\.fill\([^;]*?,\s*(\d+(?:\.\d+)?)\s*\)\s*;")
 _UNDEFINED = frozenset(call.split("(")[0] for call in UNDEFINED_CALLS)
 _CALL = re.compile(r"^\s*(\w+)\s*\(", re.MULTILINE)
-OPAQUE = 250  # fill opacity from which a fill is the corpus's flat kind (it writes 255)
+GOOD_QUALITY = 0.5  # layered sketches' quality (0..1) from which the kinds table calls them good
 
 
 def reply_kind(reply: str) -> str:
@@ -55,10 +55,10 @@ def reply_kind(reply: str) -> str:
         return "refused"
     if any(name in _UNDEFINED for name in _CALL.findall(sketch)):
         return "then_throw"
-    alphas = [float(a) for a in _FILL_ALPHA.findall(sketch)]
+    alphas = fill_alphas(sketch)
     if not alphas:
         return "other"
-    return "flat" if min(alphas) >= OPAQUE else "layered"
+    return "flat" if min(alphas) >= OPAQUE_ALPHA else "layered"
 
 
 def kind_examples(kinds: Sequence[str], prompts: Sequence[str], per_kind: int) -> list[Example]:
@@ -81,7 +81,7 @@ def pay_table(
     replies = [example.reply for example in examples]
     canvases = asyncio.run(paint_replies(replies, painter, seed, progress=True))
     pairs = zip(examples, canvases, strict=True)
-    rows = [{"kind": e.kind, "status": str(c.status)} for e, c in pairs]
+    rows = [{"kind": e.kind, "label": label(e), "status": str(c.status)} for e, c in pairs]
     for name in rewards:
         scores = reward_set(name).score_batch(canvases, prompt=[e.prompt for e in examples])
         for row, score in zip(rows, scores, strict=True):
@@ -89,14 +89,27 @@ def pay_table(
     return pd.DataFrame(rows)
 
 
+def label(example: Example) -> str:
+    """The row an example is counted in: its kind, layered washes split by quality (a set's
+    optimum is the best of a kind, and a layered reply's quality decides what it pays)."""
+    if example.kind != "layered":
+        return example.kind
+    return f"layered, quality {'>=' if example.quality >= GOOD_QUALITY else '<'} {GOOD_QUALITY}"
+
+
 def summary(table: pd.DataFrame, rewards: Sequence[str]) -> pd.DataFrame:
-    """Per kind: its share of the default mixture, mean and std of each set's total."""
-    stats = table.groupby("kind", sort=False)[list(rewards)].agg(["mean", "std"])
+    """Per row label: its share of the default mixture, the share that painted (status ok),
+    mean and std of each set's total."""
+    groups = table.groupby("label", sort=False)
+    stats = groups[list(rewards)].agg(["mean", "std"])
     stats.columns = [f"{name} {stat}" for name, stat in stats.columns]
     mixture = Mixture()
-    weights = {kind: getattr(mixture, kind) for kind in KINDS}
-    stats.insert(0, "default share", [weights[k] / sum(weights.values()) for k in stats.index])
-    stats.insert(1, "painted", table.groupby("kind", sort=False)["status"].agg(_ok_share))
+    weights = {kind: getattr(mixture, kind) / sum(getattr(mixture, k) for k in KINDS)
+               for kind in KINDS}  # fmt: skip
+    kind_of = groups["kind"].first()
+    within_kind = groups.size() / kind_of.map(table["kind"].value_counts())
+    stats.insert(0, "default share", [weights[kind_of[n]] * within_kind[n] for n in stats.index])
+    stats.insert(1, "painted", groups["status"].agg(_ok_share))
     return stats
 
 
@@ -111,7 +124,7 @@ def best_kinds(stats: pd.DataFrame, rewards: Sequence[str]) -> dict[str, str]:
 
 def markdown(stats: pd.DataFrame, rewards: Sequence[str]) -> str:
     """The table as README markdown: `mean ± std` per set."""
-    header = "| kind | default share | painted | " + " | ".join(rewards) + " |"
+    header = "| reply | default share | ran cleanly | " + " | ".join(rewards) + " |"
     lines = [header, "|" + "---|" * (3 + len(rewards))]
     for kind, row in stats.iterrows():
         cells = [f"{row[f'{n} mean']:.3f} ± {row[f'{n} std']:.3f}" for n in rewards]

@@ -94,8 +94,9 @@ class TinyConfig:
     num_heads: int = 4
     num_kv_heads: int = 2
     max_positions: int = 4096
-    # supervised warm start
-    steps: int = 150
+    # supervised warm start (150 steps left the default at loss 1.04, writing no throws and
+    # 77 % of replies that pass the gate)
+    steps: int = 300
     batch_size: int = 8
     max_length: int = 1024  # tokens per training record (longer ones are truncated)
     learning_rate: float = 2e-3
@@ -173,7 +174,8 @@ def training_records(config: TinyConfig, progress: bool = False) -> list[dict]:
     return records
 
 
-def _record_text(record: dict) -> str:
+def record_text(record: dict) -> str:
+    """A record's messages as one text (what the tokenizer is trained on)."""
     return "\n".join(message["content"] for message in record["prompt"] + record["completion"])
 
 
@@ -303,7 +305,7 @@ def build_tiny_model(config: TinyConfig, out_dir: str | Path, progress: bool = T
     out_dir = Path(out_dir)
     set_seed(config.seed)
     records = training_records(config, progress)
-    tokenizer = train_tokenizer([_record_text(r) for r in records], config.vocab_size, progress)
+    tokenizer = train_tokenizer([record_text(r) for r in records], config.vocab_size, progress)
     model = new_model(config, tokenizer)
     with tempfile.TemporaryDirectory(prefix="tiny-sft-") as scratch:
         logs = warm_start(model, tokenizer, records, config, Path(scratch), progress)

@@ -182,11 +182,10 @@ class WarmPage:
         errors = list(report["errors"]) or list(self._page_errors)
         errors += [incident for incident in self._incidents if incident not in errors]
         timings = {"draw_ms": float(report.get("drawMs", 0.0))}
-        if errors or not report.get("png"):
-            return Canvas(
-                Status.ERROR, errors=errors or ["the sketch produced no picture"], timings=timings
-            )
-        png = base64.b64decode(report["png"].split(",", 1)[1])
+        png = base64.b64decode(report["png"].split(",", 1)[1]) if report.get("png") else None
+        if errors or png is None:  # a sketch that threw keeps what it had painted, if anything
+            errors = errors or ["the sketch produced no picture"]
+            return Canvas(Status.ERROR, png=png, errors=errors, timings=timings)
         return Canvas(Status.OK, png=png, timings=timings)
 
     async def _stop(self, evaluation: asyncio.Future) -> None:

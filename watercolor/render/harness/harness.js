@@ -180,10 +180,12 @@
         report.frames = run.instance.frameCount;
         run.instance._loop = false;
       }
-      if (!run.errors.length) {
+      // A sketch that threw keeps what it painted before (a reward may pay for it, or not);
+      // one that made no canvas of its own reports only its error.
+      if (!run.errors.length || run.createdCanvas) {
         const pixels = readCanvas();
-        if (pixels.error) run.errors[run.errors.length] = pixels.error;
-        else report.png = pixels.png;
+        if (pixels.error && !run.errors.length) run.errors[run.errors.length] = pixels.error;
+        else if (!pixels.error) report.png = pixels.png;
       }
     } catch (error) {
       run.errors[run.errors.length] = describe(error, "");
@@ -191,7 +193,6 @@
     report.drawMs = now() - run.start;
     later(() => {
       report.errors = apply(slice, run.errors, []);
-      if (report.errors.length) report.png = null;
       run.resolve(report);
     }, SETTLE_MS);
   }
