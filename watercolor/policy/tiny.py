@@ -37,7 +37,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 from importlib.metadata import version
 from pathlib import Path
@@ -337,7 +337,17 @@ def ensure_tiny_model(
     progress: bool = True,
 ) -> Path:
     """The directory of the built tiny model for `config`, building it on first use."""
-    target = cache_dir(config, cache_root)
+    return build_once(
+        cache_dir(config, cache_root), lambda out: build_tiny_model(config, out, progress), threads
+    )
+
+
+def build_once(target: Path, build: Callable[[Path], object], threads: int | None = None) -> Path:
+    """`target`, after `build(scratch_dir)` filled it, unless a complete build is there already.
+
+    Built in a temporary directory beside it and renamed into place, so a directory with its
+    BUILD_INFO is complete, and two processes building the same model both end up with one.
+    """
     if (target / BUILD_INFO).is_file():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -345,7 +355,7 @@ def ensure_tiny_model(
     scratch.chmod(0o755)  # mkdtemp makes it private; the cache is for everyone who can read it
     try:
         with torch_threads(threads):
-            build_tiny_model(config, scratch, progress)
+            build(scratch)
         try:
             scratch.rename(target)
         except OSError:  # another process renamed the same build into place first

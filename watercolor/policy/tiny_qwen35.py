@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import shutil
 import sys
 import tempfile
 import time
@@ -48,9 +47,9 @@ from transformers import (
 )
 
 from watercolor.policy import tiny
-from watercolor.policy.tiny import SMOKE, TinyConfig, torch_threads
+from watercolor.policy.tiny import SMOKE, TinyConfig
 
-BUILD_INFO = "build.json"
+BUILD_INFO = tiny.BUILD_INFO  # build_once looks for it
 THINK = ["<think>", "</think>"]  # plain added tokens, as in Qwen's tokenizer: decoded, not skipped
 VISION = ["<|vision_start|>", "<|vision_end|>", "<|image_pad|>", "<|video_pad|>"]
 
@@ -225,23 +224,9 @@ def ensure_tiny_qwen35(
     progress: bool = True,
 ) -> Path:
     """The directory of the built model for `config`, building it on first use."""
-    target = cache_dir(config, cache_root)
-    if (target / BUILD_INFO).is_file():
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=f".{target.name}.building-", dir=target.parent))
-    scratch.chmod(0o755)
-    try:
-        with torch_threads(threads):
-            build_tiny_qwen35(config, scratch, progress)
-        try:
-            scratch.rename(target)
-        except OSError:  # another process renamed the same build into place first
-            if not (target / BUILD_INFO).is_file():
-                raise
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    return target
+    return tiny.build_once(
+        cache_dir(config, cache_root), lambda out: build_tiny_qwen35(config, out, progress), threads
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
