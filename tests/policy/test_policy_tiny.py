@@ -5,6 +5,7 @@ from dataclasses import replace
 
 import pytest
 import torch
+from hydra.utils import instantiate
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from watercolor.config import compose_train
@@ -123,3 +124,11 @@ def test_the_warm_started_model_writes_brush_code(smoke_model):
     # untrained model writes neither the fence nor `brush.`; this one: 3-4 and 7-8 of 8).
     assert sum(r.startswith("```js") for r in replies) >= 2, replies
     assert sum("brush." in r for r in replies) >= 6, replies
+
+
+def test_training_builds_the_default_painter_the_package_defines():
+    # One source: conf/model/tiny.yaml names TinyConfig and sets nothing, so `watercolor.train`
+    # builds (and caches under the same hash) exactly tiny.DEFAULT, the model every figure of the
+    # default refers to.
+    built = instantiate(compose_train(["paths.cache=/tmp/unused"]).model.name_or_path.config)
+    assert built == DEFAULT and config_hash(built) == config_hash(DEFAULT)
