@@ -24,6 +24,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import mlflow
+from hydra.experimental.callback import Callback
+from omegaconf import DictConfig
 from PIL import Image
 from transformers import TrainerCallback
 
@@ -50,6 +52,18 @@ def experiment_id(name: str, artifact_root: str | None) -> str:
     if artifact_root:
         location = Path(artifact_root, name).resolve().as_uri()
     return mlflow.create_experiment(name, artifact_location=location)
+
+
+class PrepareStore(Callback):
+    """Hydra callback: create the tracking store and the experiment once, before a sweep's jobs.
+
+    Jobs that start together (the joblib launcher) would otherwise race to create a new sqlite
+    store's tables ("table _alembic_tmp_experiments already exists"). conf/train.yaml lists it.
+    """
+
+    def on_multirun_start(self, config: DictConfig, **kwargs: object) -> None:
+        mlflow.set_tracking_uri(tracking_uri(config.tracking.uri))
+        experiment_id(config.tracking.experiment, config.tracking.artifacts)
 
 
 @contextlib.contextmanager

@@ -68,7 +68,7 @@ def test_the_study_experiment_trains_evaluates_and_compares(tmp_path):
         "hydra.callbacks.study.samples=2", multirun=True,
     )  # fmt: skip
     sweep = tmp_path / "sweep"
-    jobs = sorted(sweep.glob("*_*"))
+    jobs = sorted(sweep.glob("[0-9]*_*"))
     assert [j.name for j in jobs] == ["0_coarse", "1_fine_grained", "2_gated"]
     client = mlflow_client(tmp_path)
     experiment = client.get_experiment_by_name("three_rewards_v2").experiment_id

@@ -215,7 +215,7 @@ def _wash_alpha(rng: random.Random, quality: float) -> int:
     """Fill opacity: mostly in the WASH_ALPHA band for good sketches, else too faint or heavy."""
     if rng.random() < 0.4 + 0.6 * quality:
         return snap(rng.randint(*WASH_ALPHA))
-    return snap(rng.choice((rng.randint(15, 45), rng.randint(180, 255))))
+    return snap(rng.choice((rng.randint(30, 55), rng.randint(180, 255))))
 
 
 def _glazes(part: Part, rng: random.Random, quality: float) -> list[tuple[Shape, ...]]:
