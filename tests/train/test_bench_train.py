@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 def test_bench_train_splits_sequential_and_overlapped_steps_and_runs_jobs_side_by_side():
     command = [
-        sys.executable, "-m", "watercolor.bench", "train", "--smoke", "--steps", "3",
+        sys.executable, "-m", "watercolor.bench", "train", "--smoke", "--steps", "2",
         "--jobs", "2", "--json",
     ]  # fmt: skip
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=900)
