@@ -26,10 +26,15 @@ CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 
 def compose_train(overrides: Sequence[str] = ()) -> DictConfig:
     """conf/train.yaml composed with `overrides` (Hydra's own resolvers are not available)."""
+    return compose_config("train", overrides)
+
+
+def compose_config(name: str, overrides: Sequence[str] = ()) -> DictConfig:
+    """conf/<name>.yaml composed with `overrides`, inside a Hydra app or not."""
     if GlobalHydra.instance().is_initialized():  # inside a Hydra app, whose search path is conf/
-        return compose(config_name="train", overrides=list(overrides))
+        return compose(config_name=name, overrides=list(overrides))
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        return compose(config_name="train", overrides=list(overrides))
+        return compose(config_name=name, overrides=list(overrides))
 
 
 def reward_set_names(*, offline: bool = False) -> list[str]:

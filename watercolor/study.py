@@ -26,14 +26,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from hydra import compose, initialize_config_dir
-from hydra.core.global_hydra import GlobalHydra
 from hydra.core.utils import JobReturn, JobStatus
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig
 
 from watercolor import compare, evaluate
-from watercolor.config import CONF_DIR
+from watercolor.config import compose_config
 
 log = logging.getLogger(__name__)
 # Groups of the training config that the untrained model's evaluation takes over.
@@ -71,7 +69,8 @@ class Study(Callback):
 
     def evaluate(self, config: DictConfig, overrides: list[str], out_dir: Path) -> None:
         """`watercolor.evaluate` with this study's settings into `out_dir`."""
-        overrides += [
+        overrides = [
+            *overrides,
             f"num_prompts={self.num_prompts}", f"samples={self.samples}", f"seed={self.seed}",
             f"tracking.experiment={config.tracking.experiment}",
             f"tracking.uri={config.tracking.uri}",
@@ -80,24 +79,12 @@ class Study(Callback):
             *([f"rewards=[{','.join(self.rewards)}]"] if self.rewards is not None else []),
         ]  # fmt: skip
         log.info("study: evaluating into %s", out_dir)
-        evaluate.run(compose_evaluate(overrides), out_dir)
+        evaluate.run(compose_config("evaluate", overrides), out_dir)
 
 
 def shared_overrides(hydra_node: DictConfig) -> list[str]:
     """The training job's choices (and `key=value` overrides) of the groups evaluation shares."""
     choices = hydra_node.runtime.choices
     picked = [f"{group}={choices[group]}" for group in SHARED_GROUPS if choices.get(group)]
-    keys = [o.split("=")[0] for o in hydra_node.overrides.task]
-    return picked + [
-        override
-        for key, override in zip(keys, hydra_node.overrides.task, strict=True)
-        if "." in key and key.startswith(tuple(f"{group}." for group in SHARED_GROUPS))
-    ]
-
-
-def compose_evaluate(overrides: Sequence[str]) -> DictConfig:
-    """conf/evaluate.yaml with `overrides` (inside a Hydra app or not)."""
-    if GlobalHydra.instance().is_initialized():
-        return compose(config_name="evaluate", overrides=list(overrides))
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        return compose(config_name="evaluate", overrides=list(overrides))
+    prefixes = tuple(f"{group}." for group in SHARED_GROUPS)  # model.dtype=..., not model=...
+    return picked + [o for o in hydra_node.overrides.task if o.startswith(prefixes)]
