@@ -1,5 +1,6 @@
 """The parts of the renderer that need no browser: harness document, flags, watchdog, config."""
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -75,6 +76,32 @@ def test_watchdog_kills_a_renderer_over_the_limit_and_spares_others():
 
 
 # Starts a fake "renderer" and a fake "helper" child, prints their pids, reports the renderer's end.
+async def test_watchdog_loop_finds_the_renderers_and_kills_the_one_over_the_limit():
+    # The loop itself (not one `check`): it finds the browser by its marker, lists its
+    # renderers and reads their memory on every pass.
+    marker = "--watercolor-test-marker-loop"
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _SPAWNER, marker, "import time; time.sleep(60)"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    watchdog = MemoryWatchdog(marker, limit_mb=1, interval_s=0.05)
+    task = asyncio.ensure_future(watchdog.run())
+    try:
+        renderer, _ = map(int, parent.stdout.readline().split())
+        for _ in range(200):
+            if watchdog.killed:
+                break
+            await asyncio.sleep(0.05)
+        assert watchdog.killed == [renderer]
+    finally:
+        task.cancel()
+        try:
+            parent.communicate("\n", timeout=30)
+        except subprocess.TimeoutExpired:
+            parent.kill()
+            parent.wait()
+
+
 _SPAWNER = """
 import subprocess, sys
 marker, code = sys.argv[1], sys.argv[2]

@@ -6,8 +6,9 @@
 V8's heap cap (`--max-old-space-size`) turns JS allocation bombs into quick crashes, but
 canvases, images and typed arrays live outside that heap: a loop of `createGraphics(2000,
 2000)` grows a renderer by ~0.3 GB/s until the time limit. This watchdog reads the resident
-memory of the browser's renderer processes from /proc a few times a second and SIGKILLs any
-above the cap; Playwright reports the page as crashed and the pool replaces it. Each page has
+memory of the browser's renderer processes from /proc five times a second and SIGKILLs any
+above the cap (the list of renderers is re-read once a second: walking every thread of the
+browser's process tree on each pass cost a tenth of a core in training); Playwright reports the page as crashed and the pool replaces it. Each page has
 its own renderer process (one browser context per page), so only the offending sketch dies.
 The GPU process (SwiftShader's WebGL, shared by all pages) is never killed: that would lose
 every page's WebGL context; its memory is bounded only by the time limit.
@@ -65,14 +66,21 @@ def is_renderer(pid: int) -> bool:
 class MemoryWatchdog:
     """Polls one browser's renderers and kills those above `limit_mb`."""
 
-    def __init__(self, marker: str, limit_mb: float, interval_s: float = 0.2) -> None:
+    def __init__(
+        self, marker: str, limit_mb: float, interval_s: float = 0.2, rescan_s: float = 1.0
+    ) -> None:
         self.marker, self.limit_mb, self.interval_s = marker, limit_mb, interval_s
+        self.rescan_every = max(1, round(rescan_s / interval_s))  # passes between tree walks
         self.killed: list[int] = []
 
-    def check(self, browser_pid: int) -> None:
-        """One pass: kill every renderer of `browser_pid` above the cap."""
-        for pid in descendants(browser_pid):
-            if resident_mb(pid) > self.limit_mb and is_renderer(pid):
+    def renderers(self, browser_pid: int) -> list[int]:
+        """The renderer processes below `browser_pid` now."""
+        return [pid for pid in descendants(browser_pid) if is_renderer(pid)]
+
+    def check(self, browser_pid: int, renderers: list[int] | None = None) -> None:
+        """One pass: kill every renderer of `browser_pid` (or of the list given) above the cap."""
+        for pid in self.renderers(browser_pid) if renderers is None else renderers:
+            if resident_mb(pid) > self.limit_mb:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
                     self.killed.append(pid)
@@ -81,10 +89,13 @@ class MemoryWatchdog:
         """Watch until cancelled (returns at once where there is no /proc)."""
         if not PROC.is_dir():
             return
-        browser_pid = None
+        browser_pid, renderers, passes = None, [], 0
         while True:
             if browser_pid is None or not (PROC / str(browser_pid)).exists():
-                browser_pid = find_process(self.marker)
+                browser_pid, passes = find_process(self.marker), 0
             if browser_pid is not None:
-                self.check(browser_pid)
+                if passes % self.rescan_every == 0:
+                    renderers = self.renderers(browser_pid)
+                self.check(browser_pid, renderers)
+                passes += 1
             await asyncio.sleep(self.interval_s)
