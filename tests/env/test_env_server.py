@@ -3,28 +3,20 @@
 import asyncio
 import base64
 import signal
-import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import httpx
 import pytest
+from env_servers import free_port, start_server, wait_until_healthy
 
 from watercolor.env.client import PaintEnv, paint_remote
 from watercolor.env.models import PaintAction
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-REPO = Path(__file__).parents[2]
 MAX_SESSIONS = 2
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def descendants(pid: int) -> set[int]:
@@ -59,27 +51,13 @@ def process_state(pid: int) -> str | None:
         return None
 
 
-def wait_until_healthy(url: str, server: subprocess.Popen, timeout_s: float = 120) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        assert server.poll() is None, "server exited during startup"
-        try:
-            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.5)
-    raise TimeoutError(f"{url} not healthy after {timeout_s} s")
-
-
 @pytest.fixture(scope="module")
 def server():
     """`python -m watercolor.env.serve` on a free loopback port; always terminated."""
     port = free_port()
-    command = [sys.executable, "-m", "watercolor.env.serve", "--port", str(port)]
-    command += ["--max-sessions", str(MAX_SESSIONS), "--workers", "2", "--log-level", "warning"]
-    command += ["--time-limit", "60"]  # generous: CI machines are shared and slow
-    process = subprocess.Popen(command, cwd=REPO)
+    flags = ["--max-sessions", str(MAX_SESSIONS), "--workers", "2"]
+    flags += ["--time-limit", "60"]  # generous: CI machines are shared and slow
+    process = start_server(port, *flags)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_healthy(url, process)
@@ -132,12 +110,14 @@ async def test_two_sessions_render_at_once(server, watercolour_reply, bad_reply)
     print(f"\ntwo sessions: wall {wall:.1f} s, steps {[round(e - s, 2) for s, e in spans]} s")
 
 
-async def test_paint_remote_gives_none_for_a_dead_server(server, bad_reply):
+async def test_paint_remote_skips_a_dead_server_and_gives_none_when_all_are(server, bad_reply):
     url, _ = server
     dead = f"http://127.0.0.1:{free_port()}"
-    refused, lost = await paint_remote([url, dead], [bad_reply, bad_reply], seeds=[5, 6])
-    assert refused.status == "violation" and refused.reward == 0.0
-    assert lost.status == "infra_error" and lost.reward is None and lost.errors
+    # The reply whose turn is the dead server's goes to the live one: nothing ran on the dead.
+    first, second = await paint_remote([url, dead], [bad_reply, bad_reply], seeds=[5, 6])
+    assert first.status == second.status == "violation" and second.reward == 0.0
+    (lost,) = await paint_remote([dead], [bad_reply], seeds=[7])
+    assert lost.status == "infra_error" and lost.reward is None and dead in lost.errors[0]
 
 
 def test_stateless_http_step_paints_for_a_fresh_episode(server, bad_reply):

@@ -1,34 +1,50 @@
-"""Client side of the painting environment: a typed OpenEnv client and a remote painter.
+"""Client side of the painting environment: a typed OpenEnv client and a fleet of servers.
 
     async with PaintEnv(base_url="http://127.0.0.1:8000") as env:
         first = await env.reset(seed=7)                  # first.observation.prompt
         result = await env.step(PaintAction(reply=reply))
         result.reward, result.observation.status         # (0.41, 'ok')
 
-    observations = await paint_remote(
-        ["http://box-a:8000", "http://box-b:8000"], replies, seeds=[0, 1, 2, 3], prompts=prompts
-    )
-    canvases = [obs.to_canvas() for obs in observations]  # score locally with a reward set
+    painter = RemotePainter(["http://box-a:8000", "http://box-b:8000"])
+    canvas = await painter(reply, seed=0)                # training's renderer (renderer=remote)
+    observations = await paint_remote(urls, replies, seeds=[0, 1, 2, 3], prompts=prompts)
 
-`PaintEnv` is OpenEnv's `EnvClient` (one WebSocket, one server-side session) with our
-types; `.sync()` gives the blocking variant. `paint_remote` spreads replies over several
-servers, at most `sessions_per_server` sessions open on each (keep it at or under the
-server's `--max-sessions`, which refuses the rest); a server that is down, refuses or times
-out gives an `infra_error` observation with reward None, never a zero.
+`PaintEnv` is OpenEnv's `EnvClient` (one WebSocket, one server-side session) with our types;
+`.sync()` gives the blocking variant. `RemotePainter` spreads replies over several servers,
+round-robin, at most `sessions_per_server` sessions open on each (keep it at or under the
+server's `--max-sessions`, which refuses the rest). Every episode opens its own session, so
+there is no long-lived connection to repair: a server that comes back after a crash or a
+restart is simply reached again by the next episode that tries it.
+
+What happens when a server goes away (see `RemotePainter`): a reply that no server would take
+(none reachable) and a reply whose server died after it was sent come back as an `infra_error`
+observation with reward None, never a zero; the TRL adapter turns that into a None reward for
+every component (`watercolor.rewards.trl_adapter`), as it does for a local browser failure.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from collections.abc import Sequence
+from contextlib import suppress
+from dataclasses import dataclass
 from typing import Any
 
 from openenv.core.client_types import StepResult
 from openenv.core.env_client import EnvClient
 from websockets.exceptions import ConnectionClosed
 
-from watercolor.canvas import Canvas
+from watercolor.canvas import Canvas, Status
 from watercolor.env.models import PaintAction, PaintObservation, PaintState
+
+log = logging.getLogger(__name__)
+
+# What a dead, refusing, restarting or stuck server raises through OpenEnv's client:
+# ConnectionError (an OSError) when the WebSocket cannot open, RuntimeError for an error frame
+# (CAPACITY_REACHED, a failing environment), ConnectionClosed when the socket drops, TimeoutError.
+SERVER_FAILURES = (OSError, RuntimeError, TimeoutError, ConnectionClosed)
 
 
 class PaintEnv(EnvClient[PaintAction, PaintObservation, PaintState]):
@@ -48,17 +64,135 @@ class PaintEnv(EnvClient[PaintAction, PaintObservation, PaintState]):
         return PaintState.model_validate(payload)
 
 
-async def paint_one(
-    base_url: str, reply: str, *, seed: int, prompt: str | None = None, timeout_s: float = 600.0
-) -> PaintObservation:
-    """One episode on one server: reset (seed, prompt) then step with the reply.
+class Unreachable(Exception):
+    """The server took no reply (down, refusing, or failed before the step): nothing ran."""
 
-    `timeout_s` bounds the wait for the step; it is long because the step queues behind
-    every other session's render on the server's pages (OpenEnv's default is 60 s).
+
+@dataclass
+class Server:
+    """One environment server as the painter sees it (its counters are for logs and tests)."""
+
+    url: str
+    down_until: float = 0.0  # time.monotonic(): skipped while in the future
+    taken: int = 0  # replies sent to it (its session was open and reset)
+    rendered: int = 0  # replies it answered
+    lost: int = 0  # replies it took and never answered (each one a None reward)
+    unreachable: int = 0  # times it took no reply (the reply went to another server)
+
+    @property
+    def in_flight(self) -> int:
+        return self.taken - self.rendered - self.lost
+
+
+class RemotePainter:
+    """`await painter(reply, seed) -> Canvas` on remote environment servers (training's renderer).
+
+    Replies go round-robin over `urls`, at most `sessions_per_server` in flight on each. The
+    servers apply their own gate rules (their defaults: the anchor's); the returned Canvas is
+    scored locally with the run's reward set, like a local render.
+
+    When a server fails, two cases differ:
+    - It takes no reply (connection refused, capacity reached, reset failed): nothing ran, so
+      the reply goes to the next server. The failed server is skipped for `retry_after_s`;
+      after that the next reply whose turn it is tries it again, which is how a restarted
+      server is found: no reconnect loop, since every episode opens its own session.
+    - It dies (or times out) after the reply was sent: the reply is not retried elsewhere and
+      comes back `infra_error` (reward None). A reply lost mid-render may be what brought the
+      server down (a sketch exhausting memory), and retrying it could take the next server
+      with it; a retry would also queue behind the survivor's own share and lengthen the step
+      for one sample that GRPO does without (None is left out of the group baseline).
+    Only when no server takes a reply is it `infra_error` before rendering.
+
+    `pixel_density` and `time_limit_s` are accepted so the local renderer's overrides (e.g.
+    `debug=smoke`) compose with `renderer=remote`, but they are the servers' settings
+    (`python -m watercolor.env.serve --pixel-density --time-limit`): set here, they are ignored
+    with a warning.
     """
-    async with PaintEnv(base_url=base_url, message_timeout_s=timeout_s) as env:
-        await env.reset(seed=seed, prompt=prompt)
-        return (await env.step(PaintAction(reply=reply))).observation
+
+    def __init__(
+        self,
+        urls: Sequence[str],
+        sessions_per_server: int = 8,
+        timeout_s: float = 600.0,
+        *,
+        retry_after_s: float = 5.0,
+        connect_timeout_s: float = 10.0,
+        pixel_density: float | None = None,
+        time_limit_s: float | None = None,
+    ) -> None:
+        if not urls:
+            raise ValueError("RemotePainter needs at least one server URL")
+        self.servers = [Server(url) for url in urls]
+        self.sessions_per_server, self.timeout_s = sessions_per_server, timeout_s
+        self.retry_after_s, self.connect_timeout_s = retry_after_s, connect_timeout_s
+        ignored = {"pixel_density": pixel_density, "time_limit_s": time_limit_s}
+        if ignored := {k: v for k, v in ignored.items() if v is not None}:
+            log.warning("renderer %s: set on the servers (serve --help); ignored here", ignored)
+        self._limits: list[asyncio.Semaphore] | None = None
+        self._next = 0
+
+    async def __call__(self, reply: str, seed: int = 0) -> Canvas:
+        return (await self.observe(reply, seed)).to_canvas(reply=reply)
+
+    async def observe(self, reply: str, seed: int, prompt: str | None = None) -> PaintObservation:
+        """One episode on the first server in turn that takes the reply (see the class doc)."""
+        if self._limits is None:  # made on the loop that uses them
+            self._limits = [asyncio.Semaphore(self.sessions_per_server) for _ in self.servers]
+        errors = []
+        for i in self._turn():
+            server = self.servers[i]
+            async with self._limits[i]:
+                try:
+                    return await self._episode(server, reply, seed, prompt)
+                except Unreachable as error:
+                    server.unreachable += 1
+                    server.down_until = time.monotonic() + self.retry_after_s
+                    errors.append(f"{server.url} took no reply: {error.__cause__!r}")
+        return infra_error(errors, seed)
+
+    def _turn(self) -> list[int]:
+        """Server indices to try: round-robin from this reply's turn, servers marked down last."""
+        start, self._next = self._next % len(self.servers), self._next + 1
+        order = [(start + k) % len(self.servers) for k in range(len(self.servers))]
+        now = time.monotonic()
+        return sorted(order, key=lambda i: self.servers[i].down_until > now)  # stable
+
+    async def _episode(
+        self, server: Server, reply: str, seed: int, prompt: str | None
+    ) -> PaintObservation:
+        env = PaintEnv(
+            base_url=server.url,
+            connect_timeout_s=self.connect_timeout_s,
+            # Long: the step queues behind every other session's render on the server's pages.
+            message_timeout_s=self.timeout_s,
+        )
+        try:
+            try:
+                await env.connect()
+                await env.reset(seed=seed, prompt=prompt)
+            except SERVER_FAILURES as error:
+                raise Unreachable(str(error)) from error
+            server.taken += 1
+            try:
+                observation = (await env.step(PaintAction(reply=reply))).observation
+            except SERVER_FAILURES as error:
+                server.lost += 1
+                server.down_until = time.monotonic() + self.retry_after_s
+                return infra_error([f"{server.url} lost the reply mid-render: {error!r}"], seed)
+            server.rendered += 1
+            server.down_until = 0.0
+            return observation
+        finally:
+            with suppress(*SERVER_FAILURES):
+                await env.close()
+
+    async def close(self) -> None:
+        """Nothing to close: each episode opens and closes its own session."""
+
+
+def infra_error(errors: list[str], seed: int) -> PaintObservation:
+    """No verdict: the fleet failed, not the sketch (score and reward None)."""
+    return PaintObservation(status=str(Status.INFRA_ERROR), errors=errors, done=True, seed=seed)
 
 
 async def paint_remote(
@@ -70,57 +204,8 @@ async def paint_remote(
     sessions_per_server: int = 8,
     timeout_s: float = 600.0,
 ) -> list[PaintObservation]:
-    """Paint every reply on the servers (round-robin), concurrently; results in input order."""
-    limits = [asyncio.Semaphore(sessions_per_server) for _ in base_urls]
+    """Paint every reply on the servers (a `RemotePainter`), concurrently; in input order."""
+    painter = RemotePainter(base_urls, sessions_per_server, timeout_s)
     prompts = prompts or [None] * len(replies)
-
-    async def one(i: int) -> PaintObservation:
-        server = i % len(base_urls)
-        url = base_urls[server]
-        async with limits[server]:
-            return await _observe(url, replies[i], seeds[i], timeout_s, prompts[i])
-
-    return list(await asyncio.gather(*(one(i) for i in range(len(replies)))))
-
-
-class RemotePainter:
-    """`await painter(reply, seed) -> Canvas` on remote environment servers (training's renderer).
-
-    Replies go round-robin over `urls`, at most `sessions_per_server` in flight on each. The
-    servers apply their own gate rules (their defaults: the anchor's); the returned Canvas is
-    scored locally with the run's reward set, like a local render.
-    """
-
-    def __init__(
-        self, urls: Sequence[str], sessions_per_server: int = 8, timeout_s: float = 600.0
-    ) -> None:
-        if not urls:
-            raise ValueError("RemotePainter needs at least one server URL")
-        self.urls, self.sessions_per_server, self.timeout_s = (
-            list(urls),
-            sessions_per_server,
-            timeout_s,
-        )
-        self._limits: list[asyncio.Semaphore] | None = None
-        self._next = 0
-
-    async def __call__(self, reply: str, seed: int = 0) -> Canvas:
-        if self._limits is None:  # made on the loop that uses them
-            self._limits = [asyncio.Semaphore(self.sessions_per_server) for _ in self.urls]
-        server, self._next = self._next % len(self.urls), self._next + 1
-        async with self._limits[server]:
-            observation = await _observe(self.urls[server], reply, seed, self.timeout_s)
-        return observation.to_canvas(reply=reply)
-
-    async def close(self) -> None:
-        """Nothing to close: each episode opens and closes its own session."""
-
-
-async def _observe(
-    url: str, reply: str, seed: int, timeout_s: float, prompt: str | None = None
-) -> PaintObservation:
-    try:
-        return await paint_one(url, reply, seed=seed, prompt=prompt, timeout_s=timeout_s)
-    except (OSError, RuntimeError, TimeoutError, ConnectionClosed) as error:
-        errors = [f"{url}: {error!r}"]  # down, refused or too slow: no verdict (None)
-        return PaintObservation(status="infra_error", errors=errors, done=True, seed=seed)
+    episodes = (painter.observe(r, s, p) for r, s, p in zip(replies, seeds, prompts, strict=True))
+    return list(await asyncio.gather(*episodes))
