@@ -3,9 +3,10 @@
 import asyncio
 import os
 import signal
+import time
 
 import pytest
-from render_sketches import SIZE, WATERCOLOUR, sketch, within_tolerance
+from render_sketches import SIZE, TIME_LIMIT_S, WATERCOLOUR, sketch, within_tolerance
 
 from watercolor.canvas import Status
 from watercolor.render import RenderConfig, RenderPool
@@ -17,6 +18,12 @@ HANG = sketch("for (;;) {}")
 HEAP_BOMB = sketch("const a = []; for (;;) a.push(new Array(1e6).fill(1.5));")
 FLAT = sketch("background(30, 120, 200);")
 BUSY = sketch("const end = Date.now() + 1500; while (Date.now() < end) {}")  # in flight 1.5 s
+# Minutes of washes handed to WebGL in a loop: the drawing queues up in the browser's shared
+# GPU process and would go on there after the script is stopped.
+GPU_HEAVY = sketch("""
+  brush.fillBleed(0.4); brush.fillTexture(0.8, 0.5);
+  for (let i = 0; i < 400; i++) { brush.fill(120, 30, 50, 80); brush.rect(-128, -128, 256, 256); }
+""")
 
 
 async def test_batch_survives_a_hang_and_a_crash(pool):
@@ -79,3 +86,37 @@ async def test_a_cancelled_render_does_not_leave_a_busy_page_behind(pool):
         await asyncio.wait_for(pool.render(HANG), timeout=0.5)
     results = await pool.render_batch([FLAT] * 4)
     assert [c.status for c in results] == [Status.OK] * 4, [c.errors for c in results]
+
+
+async def test_a_sketch_past_its_limit_is_a_timeout_and_leaves_no_drawing_behind():
+    async with RenderPool(RenderConfig(size=SIZE, workers=1, time_limit_s=TIME_LIMIT_S)) as own:
+        start = time.perf_counter()
+        heavy = await own.render(GPU_HEAVY)
+        assert heavy.status == Status.TIMEOUT, heavy.errors  # never infra_error
+        assert "time limit" in heavy.errors[0]
+        assert time.perf_counter() - start < TIME_LIMIT_S + 3
+        assert (await own.render(WATERCOLOUR, seed=5)).status == Status.OK
+        assert own.launches == 2  # the browser holding the queued drawing was replaced
+
+
+async def test_sketches_after_one_past_its_limit_keep_their_verdict():
+    # One worker: each sketch runs after the previous one. (Two sketches drawing at the same
+    # time share the browser's GPU process, so one that floods it still slows the other.)
+    async with RenderPool(RenderConfig(size=SIZE, workers=1, time_limit_s=TIME_LIMIT_S)) as own:
+        batch = [GPU_HEAVY, WATERCOLOUR, GPU_HEAVY, WATERCOLOUR, FLAT]
+        results = await own.render_batch(batch, seeds=5)
+    statuses = [c.status for c in results]
+    assert statuses == [Status.TIMEOUT, Status.OK, Status.TIMEOUT, Status.OK, Status.OK], [
+        c.errors for c in results
+    ]
+
+
+async def test_an_infrastructure_error_always_says_what_failed(monkeypatch):
+    async def stuck(*args):
+        raise TimeoutError  # Python 3.11: an OSError with an empty message
+
+    pool = RenderPool(RenderConfig(size=SIZE, workers=1))
+    monkeypatch.setattr(pool, "_render_once", stuck)
+    canvas = await pool.render(FLAT)
+    assert canvas.status == Status.INFRA_ERROR
+    assert canvas.errors == ["renderer failure: TimeoutError"]

@@ -98,12 +98,18 @@ async def test_network_attempts_are_refused_and_reported(pool, attempt):
     assert any("refused by the sandbox" in error for error in canvas.errors), canvas.errors
 
 
+def own_time_ms(canvas) -> float:
+    """From the sketch's start to its verdict (not the wait for a page: after a time-out the
+    pool starts a new browser, and the next sketch waits for it)."""
+    return canvas.timings["total_ms"] - canvas.timings["load_ms"]
+
+
 @pytest.mark.parametrize("where", ["setup", "draw"])
 async def test_infinite_loop_times_out_quickly(pool, where):
     code = sketch("for (;;) {}") if where == "setup" else sketch("", draw="while (true) {}")
     canvas = await pool.render(code)
     assert canvas.status == Status.TIMEOUT, canvas.errors
-    assert canvas.timings["total_ms"] < (TIME_LIMIT_S + 1.5) * 1000
+    assert own_time_ms(canvas) < (TIME_LIMIT_S + 1.5) * 1000
     assert (await pool.render(WATERCOLOUR)).status == Status.OK  # the page was freed
 
 
@@ -118,7 +124,7 @@ RUNAWAY_MEMORY = {
 async def test_runaway_memory_ends_as_crash_or_error(pool, bomb):
     canvas = await pool.render(sketch(bomb))
     assert canvas.status in (Status.CRASHED, Status.ERROR), canvas.errors
-    assert canvas.timings["total_ms"] < TIME_LIMIT_S * 1000
+    assert own_time_ms(canvas) < TIME_LIMIT_S * 1000
 
 
 async def test_a_global_that_clashes_with_p5_is_the_sketch_error_not_ours(pool):

@@ -40,6 +40,7 @@ from watercolor.canvas import Canvas, Status
 from watercolor.render.harness import CONTENT_SECURITY_POLICY, HARNESS_URL, harness_html
 
 LOAD_TIMEOUT_S = 15.0
+STOP_S = 2.0  # how long a time-out waits for the sketch's script to be terminated
 RUN_IN_PAGE = "options => window.__watercolor.run(options)"
 
 _load_counter = itertools.count()
@@ -63,7 +64,7 @@ class WarmPage:
         self._incidents: list[str] = []  # dialogs, refused requests: each one fails the sketch
         self._page_errors: list[str] = []  # uncaught errors as Playwright saw them
         self._crashed = asyncio.Event()
-        self._abandoned = False  # a render was cancelled mid-sketch: the page may still be busy
+        self._abandoned = False  # a render was cancelled or timed out: the page may still be busy
         page.on("dialog", self._on_dialog)
         page.on(
             "pageerror", lambda error: self._page_errors.append(f"{error.name}: {error.message}")
@@ -189,9 +190,17 @@ class WarmPage:
         return Canvas(Status.OK, png=png, timings=timings)
 
     async def _stop(self, evaluation: asyncio.Future) -> None:
-        """Stop a sketch that ran out of time: terminate its script, forget the evaluation."""
-        with contextlib.suppress(PlaywrightError):
-            await asyncio.wait_for(self.cdp.send("Runtime.terminateExecution"), timeout=2.0)
+        """Stop a sketch that ran out of time: terminate its script, forget the evaluation.
+
+        The page is not reused: the work its sketch already handed to the GPU process (shared
+        by every page) would go on there and slow the next sketches (measured: the next page
+        waited 7-18 s), so the pool closes its context, which drops that work, and opens a new
+        page. The time-out is the sketch's verdict whatever the stop itself does: a stop that
+        gets no answer (the renderer is stuck in a GPU call) is not our failure.
+        """
+        self._abandoned = True
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            await asyncio.wait_for(self.cdp.send("Runtime.terminateExecution"), timeout=STOP_S)
         await _discard(evaluation)
 
     async def _on_route(self, route: Route) -> None:

@@ -18,7 +18,9 @@ page loads a fresh document in the background (page.py says why documents are ne
 (`ok`, `error`, `timeout`, `crashed`), and `infra_error` only when *we* failed (the browser
 died twice under the sketch or cannot be launched, the harness is broken), so a trainer can
 drop the sample instead of scoring a fake zero. A sketch in flight when the browser dies is
-run again on a relaunched browser; the other sketches of a batch are not disturbed.
+run again on a relaunched browser; the other sketches of a batch are not disturbed. After a
+time-out the pool retires the browser (its GPU process may still be drawing what the stopped
+sketch queued) and starts a new one; sketches in flight on the old one run again there.
 
 What a sketch gets: p5 global mode, a `size` x `size` WEBGL canvas (`createCanvas` with any size
 up to twice the configured one is made at the configured size, centred as WEBGL is, so a
@@ -71,6 +73,7 @@ import asyncio
 import contextlib
 import secrets
 import time
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -84,6 +87,9 @@ from watercolor.render.watchdog import MemoryWatchdog, find_process
 
 # Pages kept beyond `workers`, so a page loading its next document never delays a sketch.
 SPARE_PAGES = 1
+# A sketch is run again when the pool restarts its browser under it (after another sketch
+# timed out); this many restarts at most, then `infra_error`.
+MAX_RESTARTS_PER_SKETCH = 3
 
 # A renderer process (V8 heap + canvases + typed arrays) may use this many times js_heap_mb.
 RENDERER_MEMORY_FACTOR = 4
@@ -101,6 +107,10 @@ class RenderConfig:
     max_frames: int = 3  # draw() frames before an animated sketch is stopped
     js_heap_mb: int = 256  # --js-flags=--max-old-space-size
     chromium: str | None = None  # path; None -> /usr/bin/chromium, else Playwright's own browser
+
+
+class Retired(RuntimeError):
+    """The pool closed the sketch's browser on purpose (a neighbour's time-out): run it again."""
 
 
 class RenderPool:
@@ -124,6 +134,7 @@ class RenderPool:
         self._watchdog: asyncio.Task | None = None
         self.marker = f"--watercolor-pool={secrets.token_hex(8)}"  # finds our browser in /proc
         self.launches = 0  # how many browsers this pool has started (relaunches show here)
+        self._retired: weakref.WeakSet[Browser] = weakref.WeakSet()  # closed by us on purpose
 
     async def __aenter__(self) -> RenderPool:
         await self.start()
@@ -180,15 +191,25 @@ class RenderPool:
 
     async def _render_with_retry(self, sketch: str, seed: int, started: float) -> Canvas:
         """A sketch hit by our failure (browser died, page broke) runs once more on a fresh
-        page, relaunching the browser if needed; a second failure is `infra_error`."""
-        try:
-            return await self._render_once(sketch, seed, started)
-        except (BrowserGone, HarnessBroken, PlaywrightError, OSError):
-            pass
-        try:
-            return await self._render_once(sketch, seed, started)
-        except (BrowserGone, HarnessBroken, PlaywrightError, OSError) as error:
-            return Canvas(Status.INFRA_ERROR, errors=[f"renderer failure: {error}"])
+        page, relaunching the browser if needed; a second failure is `infra_error`. A sketch
+        whose browser the pool itself closed (after a neighbour's time-out) runs again without
+        that counting as a failure."""
+        failures = 0
+        for _ in range(MAX_RESTARTS_PER_SKETCH + 2):
+            try:
+                return await self._render_once(sketch, seed, started)
+            except Retired:
+                continue
+            except (BrowserGone, HarnessBroken, PlaywrightError, OSError) as error:
+                failures += 1
+                if failures == 2:
+                    reason = f"{type(error).__name__}: {error}".rstrip(": ")  # never empty
+                    return Canvas(Status.INFRA_ERROR, errors=[f"renderer failure: {reason}"])
+        return Canvas(
+            Status.INFRA_ERROR,
+            errors=[f"renderer failure: its browser was restarted {MAX_RESTARTS_PER_SKETCH} "
+                    "times under it (neighbouring sketches ran past their limit)"],
+        )  # fmt: skip
 
     async def _render_once(self, sketch: str, seed: int, started: float) -> Canvas:
         async with self._slots:
@@ -202,9 +223,29 @@ class RenderPool:
                     max_frames=self.config.max_frames,
                     limit_s=self.config.time_limit_s,
                 )
+            except (BrowserGone, HarnessBroken, PlaywrightError, OSError) as error:
+                if page.browser in self._retired:
+                    raise Retired from error
+                raise
             finally:
                 self._spawn(self._recycle(page))  # a fresh document, in the background
+            if canvas.status is Status.TIMEOUT:  # no new sketch starts on that browser
+                self._retired.add(page.browser)
+                self._spawn(self._retire(page.browser))
         return replace(canvas, timings={**canvas.timings, "load_ms": load_ms})
+
+    async def _retire(self, browser: Browser) -> None:
+        """Close `browser` (already retired) after one of its sketches timed out; the next
+        render starts a new one.
+
+        What a sketch hands to WebGL is drawn by the browser's one GPU process, shared by all
+        its pages and behind the page's script: a sketch stopped at its limit can leave seconds
+        of drawing queued there, which closing its page does not cancel (measured: the next
+        sketches waited 7-18 s, or timed out one after another). A new browser starts clean
+        in about a second; a sketch in flight on the old one is run again on the new one.
+        """
+        with contextlib.suppress(PlaywrightError):
+            await browser.close()
 
     async def _take_page(self) -> WarmPage:
         """A warm page of the live browser, or a new one (relaunching the browser if needed)."""
@@ -237,16 +278,21 @@ class RenderPool:
             self._pages.put_nowait(fresh)
 
     async def _ensure_browser(self) -> None:
-        """Launch the browser if there is none or it died (and, the first time, warm pages)."""
-        if self._browser is not None and self._browser.is_connected():
+        """Launch the browser if there is none, it died or it was retired (and, the first
+        time, warm pages)."""
+        if self._live():
             return
         async with self._lock:
-            if self._browser is None or not self._browser.is_connected():
+            if not self._live():
                 await self._launch()
+
+    def _live(self) -> bool:
+        browser = self._browser
+        return browser is not None and browser.is_connected() and browser not in self._retired
 
     async def _launch(self) -> None:
         """(Re)start the browser. Caller holds the lock."""
-        if self._browser is not None:
+        if self._browser is not None and self._browser not in self._retired:
             with contextlib.suppress(PlaywrightError):
                 await self._browser.close()
         if self._playwright is None:

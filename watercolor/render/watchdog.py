@@ -8,8 +8,9 @@ canvases, images and typed arrays live outside that heap: a loop of `createGraph
 2000)` grows a renderer by ~0.3 GB/s until the time limit. This watchdog reads the resident
 memory of the browser's renderer processes from /proc five times a second and SIGKILLs any
 above the cap (the list of renderers is re-read once a second: walking every thread of the
-browser's process tree on each pass cost a tenth of a core in training); Playwright reports the page as crashed and the pool replaces it. Each page has
-its own renderer process (one browser context per page), so only the offending sketch dies.
+browser's process tree on each pass cost a tenth of a core in training); Playwright
+reports the page as crashed and the pool replaces it. Each page has its own renderer process
+(one browser context per page), so only the offending sketch dies.
 The GPU process (SwiftShader's WebGL, shared by all pages) is never killed: that would lose
 every page's WebGL context; its memory is bounded only by the time limit.
 """
