@@ -44,6 +44,8 @@ class Canvas:
     sketch: str = ""
     reply: str = ""
     seed: int = 0
+    # What the renderer changed or wants known without failing the sketch (e.g. its canvas size).
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -68,6 +70,7 @@ class Canvas:
             "status": str(self.status),
             "errors": list(self.errors),
             "violations": list(self.violations),
+            "notes": list(self.notes),
             "timings": {k: round(v, 1) for k, v in self.timings.items()},
             "png": png_path,
             "seed": self.seed,

@@ -65,6 +65,12 @@ async def test_other_canvas_size_is_made_at_the_configured_size(pool):
     canvas = await pool.render(code)
     assert canvas.status == Status.OK, canvas.errors
     assert canvas.rgba.shape == (SIZE, SIZE, 4)
+    assert canvas.notes == [
+        f"createCanvas(300, 200) made a {SIZE}x{SIZE} canvas: the renderer sets the canvas size "
+        "(the drawing is centred, so it is cropped or padded)"
+    ]
+    assert canvas.to_json()["notes"] == canvas.notes
+    assert (await pool.render(sketch(""))).notes == []  # the configured size: nothing to say
 
 
 async def test_pixel_density_scales_pixels_not_coordinates():

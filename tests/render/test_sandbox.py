@@ -48,6 +48,12 @@ BAD_SKETCHES = [
     ),
     ("no canvas", "function setup() { background(200); }", Status.ERROR, "canvas"),
     (
+        "instance mode",
+        "new p5((p) => { p.setup = () => { p.createCanvas(256, 256, p.WEBGL); }; });",
+        Status.ERROR,
+        "instance mode",
+    ),
+    (
         "2D canvas",
         "function setup() { createCanvas(256, 256); background(200); }",
         Status.ERROR,

@@ -66,6 +66,13 @@ OWN_ARROW = with_line(
 )
 
 
+# p5 instance mode: `p.setup` and `p.createCanvas(..., p.WEBGL)` look like the skeleton.
+INSTANCE_MODE = fenced(
+    "new p5((p) => {\n  p.setup = () => {\n    p.createCanvas(600, 600, p.WEBGL);\n"
+    "    brush.fill(200, 60, 80, 120);\n    brush.circle(0, 0, 80);\n  };\n});\n"
+)
+
+
 def test_a_plain_watercolour_passes():
     assert codes(fenced(sketch())) == []
 
@@ -83,6 +90,7 @@ CASES = [
     ("truncated", fenced(sketch() + "x = 2 +"), fenced(sketch() + "let i = 0; i++")),
     ("truncated", fenced(sketch() + "function"), fenced(sketch() + "let functional = 1")),
     ("truncated", fenced(sketch() + "brush."), fenced(sketch() + "let x = 1.5")),
+    ("instance_mode", INSTANCE_MODE, with_line("let p = new p5.Vector(1, 2);")),
     ("no_setup", fenced(sketch().replace("setup", "paint")), fenced(sketch())),
     ("no_setup", fenced("// function setup() {}\n" + sketch().replace("setup", "start")), ""),
     ("not_webgl", fenced(sketch(canvas="createCanvas(600, 600);")), fenced(sketch())),

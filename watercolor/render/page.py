@@ -183,11 +183,12 @@ class WarmPage:
         errors = list(report["errors"]) or list(self._page_errors)
         errors += [incident for incident in self._incidents if incident not in errors]
         timings = {"draw_ms": float(report.get("drawMs", 0.0))}
+        notes = [str(note)[:300] for note in list(report.get("notes") or [])[:10]]
         png = base64.b64decode(report["png"].split(",", 1)[1]) if report.get("png") else None
         if errors or png is None:  # a sketch that threw keeps what it had painted, if anything
             errors = errors or ["the sketch produced no picture"]
-            return Canvas(Status.ERROR, png=png, errors=errors, timings=timings)
-        return Canvas(Status.OK, png=png, timings=timings)
+            return Canvas(Status.ERROR, png=png, errors=errors, notes=notes, timings=timings)
+        return Canvas(Status.OK, png=png, notes=notes, timings=timings)
 
     async def _stop(self, evaluation: asyncio.Future) -> None:
         """Stop a sketch that ran out of time: terminate its script, forget the evaluation.

@@ -112,6 +112,11 @@
     }
     const result = apply(createCanvas, this, [run.size, run.size, renderer, ...rest]);
     apply(pixelDensity, this, [run.density]);
+    if (w !== run.size || h !== run.size) {
+      run.notes[run.notes.length] =
+        `createCanvas(${w}, ${h}) made a ${run.size}x${run.size} canvas: the renderer sets ` +
+        "the canvas size (the drawing is centred, so it is cropped or padded)";
+    }
     run.createdCanvas = true;
     return result;
   }
@@ -125,7 +130,9 @@
   P5.prototype.createCanvas = guardedCreateCanvas;
   P5.prototype.pixelDensity = guardedPixelDensity;
 
-  const NO_CANVAS = "no canvas: the sketch never called createCanvas(width, height, WEBGL)";
+  const NO_CANVAS =
+    "no canvas: the sketch never called createCanvas(width, height, WEBGL) in global mode " +
+    "(p5 instance mode, new p5(...), is not supported: define function setup() instead)";
 
   // Our lifecycle hooks run after p5.brush's (registered earlier), i.e. after it flushed its
   // layers onto the canvas; only the no-canvas check goes first, to say plainly what went wrong
@@ -193,6 +200,7 @@
     report.drawMs = now() - run.start;
     later(() => {
       report.errors = apply(slice, run.errors, []);
+      report.notes = apply(slice, run.notes, []);
       run.resolve(report);
     }, SETTLE_MS);
   }
@@ -212,7 +220,7 @@
   function start(options) {
     if (run) return Promise.reject(new Error("this document already ran a sketch"));
     return new Promise((resolve) => {
-      const fresh = { errors: [], ended: false, sketchStarted: false, createdCanvas: false };
+      const fresh = { errors: [], notes: [], ended: false, sketchStarted: false, createdCanvas: false };
       run = { ...options, ...fresh, resolve, instance: null, setupMs: 0, start: now() };
       Math.random = seededRandom(options.seed);
       const script = apply(createElement, document, ["script"]);

@@ -151,6 +151,7 @@ def check_sketch(
     declared = {name for names in _DECLARED.findall(source.code) for name in names if name}
     found = [
         _truncated(source, fence_closed),
+        _instance_mode(source.code),
         _no_setup(source.code),
         _not_webgl(source.code),
         _external_access(source),
@@ -214,6 +215,19 @@ def _no_setup(code: str) -> Violation | None:
     if _SETUP.search(code):
         return None
     return Violation("no_setup", "the sketch defines no setup() function.")
+
+
+_NEW_P5 = re.compile(r"(?<![\w$.])new\s+p5\s*\(")
+
+
+def _instance_mode(code: str) -> Violation | None:
+    if not _NEW_P5.search(code):
+        return None
+    return Violation(
+        "instance_mode",
+        "the sketch uses p5 instance mode (new p5(...)); write it in global mode: "
+        "function setup() { createCanvas(600, 600, WEBGL); ... } with brush.* calls.",
+    )
 
 
 def _call_args(code: str, open_paren: int) -> str:
