@@ -163,6 +163,10 @@ CASES = [
         with_line("let s = 'brush.rect(';"),
     ),
     ("disallowed_brush_method", with_line("brush['wash']('#fff');"), ""),
+    # State resets outside the allow-list paint nothing and are allowed; their misspellings are
+    # not p5.brush methods at all.
+    ("disallowed_brush_method", with_line("brush.wash('#fff', 90);"), with_line("brush.noWash();")),
+    ("unknown_brush_method", with_line("brush.noWashes();"), with_line("brush.noField();")),
     ("no_painting", fenced(sketch('brush.fill("#f2a68a", 150);')), fenced(sketch(SHAPE))),
     ("no_painting", fenced(sketch('brush.fill("#f2a68a", 150);\n  // brush.circle(0, 0, 9);')), ""),
 ]
@@ -343,3 +347,14 @@ def test_the_blank_check_is_the_reward_components_own(name):
     assert blank == (not_blank(canvas) == 0.0) == (coverage(canvas) == 0.0)
     assert painted_fraction(canvas.rgba) == view(canvas).coverage
     assert blank == name.endswith(("paper", "dark", "tinted", "speck"))
+
+
+def test_every_state_reset_is_allowed_and_paints_nothing():
+    from watercolor.tasks.painting.gate import PAINTING_METHODS, state_resets
+
+    resets = state_resets()
+    assert {"noWash", "noField", "noHatch", "noMass", "noClip", "noFill", "noStroke"} <= resets
+    assert not resets & PAINTING_METHODS
+    calls = "\n  ".join(f"brush.{name}();" for name in sorted(resets))
+    assert codes(fenced(sketch(f"{WASH}\n  {calls}"))) == []
+    assert codes(fenced(sketch(calls))) == ["no_painting"]  # resets alone paint nothing

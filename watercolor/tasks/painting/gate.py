@@ -11,7 +11,8 @@ A reply is refused before any rendering when it has no sketch (`no_sketch`), was
 WEBGL canvas (`not_webgl`), reaches outside the page (`external_access`: loaders, fetch, XHR,
 sockets, eval, DOM, URLs and data URIs), writes text (`text_label`), draws with bare p5
 primitives (`bare_primitive`), calls brush methods the library lacks (`unknown_brush_method`)
-or the task does not allow (`disallowed_brush_method`), or never paints (`no_painting`).
+or the task does not allow (`disallowed_brush_method`; p5.brush's `no*` methods, which only
+turn a setting off, are always allowed), or never paints (`no_painting`).
 After rendering, `check_canvas` refuses a canvas that is (almost) all paper (`blank_canvas`),
 by the reward components' own definition of the sheet and of paint (`watercolor.rewards.pixels`:
 whatever the sketch laid down as its background is the sheet), so the task and every component
@@ -354,6 +355,13 @@ def _bare_primitive(code: str, calls: Calls, declared: set[str]) -> Violation | 
 _BRUSH_MEMBER = re.compile(r"(?<![\w$.])brush\s*\??\.\s*([A-Za-z_$][\w$]*)|(?<![\w$.])brush\s*\[")
 
 
+def state_resets() -> frozenset[str]:
+    """p5.brush's `no*` methods (noWash, noField, noHatch, ...): they only turn a setting off,
+    so they cannot paint, name a brush or reach outside. The gate accepts them whatever the
+    allow-list says: a sketch that tidies up after itself is not breaking the task's rules."""
+    return frozenset(name for name in brush_methods() if re.fullmatch(r"no[A-Z]\w*", name))
+
+
 def _brush_violations(code: str, allowed: frozenset[str] | None) -> list[Violation]:
     members = [(m.group(1) or "[...]", m.start()) for m in _BRUSH_MEMBER.finditer(code)]
     exported = brush_methods() | {"[...]"}  # a computed name may be any method: allow-list it
@@ -364,6 +372,7 @@ def _brush_violations(code: str, allowed: frozenset[str] | None) -> list[Violati
         message = f"p5.brush has no such method: {where}."
         out.append(Violation("unknown_brush_method", message))
     if allowed is not None:
+        allowed = allowed | state_resets()
         extra = [(f"brush.{n}", at) for n, at in members if n in exported and n not in allowed]
         if extra:
             where = _names_with_lines(code, extra)
