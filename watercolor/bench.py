@@ -3,6 +3,7 @@
     python -m watercolor.bench render [--json] [--repeat 2] [--density 0.5]
     python -m watercolor.bench score [--json]
     python -m watercolor.bench train [--steps 6] [--smoke] [--jobs 2] [--set K=V ...] [--json]
+    python -m watercolor.bench remote [--servers 2] [--server-workers 1] [--repeat 2] [--json]
 
 `render` renders the same layered 600x600 sketches (the task's samples) four ways on this
 machine, in one run:
@@ -31,6 +32,14 @@ also runs N overlapped jobs at once (`threads=1` each, as a sweep on `hydra/laun
 local_parallel` does) and reports their combined steps per hour (`jobsN_throughput_ratio`: over
 one job alone). Sampling is seeded, but the runs' replies differ once their weights do.
 
+`remote` starts `--servers` local environment servers (`python -m watercolor.env.serve` on
+loopback ports, `--server-workers` pages each, at `--server-density`) and paints the samples'
+replies through `RemotePainter` (renderer=remote) on the first server, then on the first two,
+... in one run: `remote_sN_per_s` (renders per second over N servers; each server's gate, render
+and score included) and `scaling_1_to_N`. Local servers share this machine's cores: on 2 cores,
+two servers cannot do more than one server with two workers; the figure says what the client
+and the fleet add, not what separate machines would give.
+
 With `--json` the last line printed is one JSON object holding every figure.
 """
 
@@ -38,7 +47,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import socket
 import statistics
 import subprocess
 import sys
@@ -47,6 +58,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import httpx
 from playwright.async_api import async_playwright
 
 from watercolor.canvas import Canvas
@@ -264,6 +276,71 @@ def later_steps(client, run_id: str, name: str) -> list[float]:
     return [m.value for m in history[1:]]
 
 
+def bench_remote(args: argparse.Namespace) -> dict:
+    """Renders per second through `RemotePainter` over 1..N local servers, side by side."""
+    replies = [f"```javascript\n{sketch}\n```" for sketch in sample_sketches(args.sketches)]
+    replies *= args.repeat
+    ports = [free_port() for _ in range(args.servers)]
+    servers = [serve_locally(port, args) for port in ports]
+    try:
+        urls = [wait_healthy(port, server) for port, server in zip(ports, servers, strict=True)]
+        figures = {"replies": len(replies), "server_workers": args.server_workers}
+        figures |= {"server_density": args.server_density, "failures": []}
+        for n in range(1, args.servers + 1):
+            wall, canvases = asyncio.run(paint_on(urls[:n], replies, args.server_workers))
+            figures[f"remote_s{n}_per_s"] = round(len(replies) / wall, 3)
+            figures["failures"] += failures(canvases)
+        for n in range(2, args.servers + 1):
+            figures[f"scaling_1_to_{n}"] = round(
+                figures[f"remote_s{n}_per_s"] / figures["remote_s1_per_s"], 3
+            )
+        return figures
+    finally:
+        for server in servers:
+            server.terminate()  # the server closes its Chromium on SIGTERM
+        for server in servers:
+            server.wait(timeout=60)
+
+
+async def paint_on(urls: list[str], replies: list[str], workers: int) -> tuple[float, list]:
+    """Wall time of painting every reply on `urls` (one untimed warm-up reply per server)."""
+    from watercolor.env.client import RemotePainter
+
+    painter = RemotePainter(urls, sessions_per_server=2 * workers)  # a queued step per page
+    await asyncio.gather(*(painter(replies[0]) for _ in urls))
+    start = time.perf_counter()
+    canvases = await asyncio.gather(*(painter(reply) for reply in replies))
+    return time.perf_counter() - start, canvases
+
+
+def serve_locally(port: int, args: argparse.Namespace) -> subprocess.Popen:
+    command = [sys.executable, "-m", "watercolor.env.serve", "--port", str(port)]
+    command += ["--workers", str(args.server_workers), "--log-level", "warning"]
+    command += ["--max-sessions", str(2 * args.server_workers)]
+    command += ["--time-limit", str(args.time_limit)]
+    command += ["--pixel-density", str(args.server_density)]
+    return subprocess.Popen(command, cwd=Path(__file__).resolve().parents[1])
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_healthy(port: int, server: subprocess.Popen, timeout_s: float = 180) -> str:
+    """The server's URL once `/health` answers (its Chromium pool is up)."""
+    url, deadline = f"http://127.0.0.1:{port}", time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"the server on port {port} exited (its output is above)")
+        with contextlib.suppress(httpx.TransportError):
+            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                return url
+        time.sleep(0.25)
+    raise TimeoutError(f"the server on port {port} was not healthy after {timeout_s} s")
+
+
 def show(figures: dict) -> None:
     for key, value in figures.items():
         print(f"{key:>34}: {value}", flush=True)
@@ -273,7 +350,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m watercolor.bench", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("what", choices=["render", "score", "train"])
+    parser.add_argument("what", choices=["render", "score", "train", "remote"])
     parser.add_argument("--json", action="store_true", help="end with one JSON object")
     parser.add_argument("--sketches", type=Path, default=SAMPLES_DIR, help="folder of .js sketches")
     parser.add_argument("--repeat", type=int, default=1, help="render the set this many times")
@@ -288,12 +365,22 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--set", action="append", default=[], metavar="OVERRIDE",
         help="train: a Hydra override for every benchmark run, e.g. trainer.num_generations=8",
     )  # fmt: skip
+    parser.add_argument("--servers", type=int, default=2, help="remote: local servers to start")
+    parser.add_argument("--server-workers", type=int, default=1, help="remote: pages per server")
+    parser.add_argument(
+        "--server-density", type=float, default=0.5, help="remote: the servers' pixel density"
+    )  # training's local default (conf/renderer/local.yaml)
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    bench = {"render": bench_render, "score": bench_score, "train": bench_train}[args.what]
+    bench = {
+        "render": bench_render,
+        "score": bench_score,
+        "train": bench_train,
+        "remote": bench_remote,
+    }[args.what]
     figures = bench(args)
     show(figures)
     if args.json:
