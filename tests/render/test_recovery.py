@@ -1,9 +1,11 @@
 """The pool survives what sketches do to it: hung pages, crashed pages, a killed browser."""
 
 import asyncio
+import contextlib
 import os
 import signal
 import time
+from pathlib import Path
 
 import pytest
 from render_sketches import SIZE, TIME_LIMIT_S, WATERCOLOUR, sketch, within_tolerance
@@ -11,6 +13,7 @@ from render_sketches import SIZE, TIME_LIMIT_S, WATERCOLOUR, sketch, within_tole
 from watercolor.canvas import Status
 from watercolor.render import RenderConfig, RenderPool
 from watercolor.render import page as page_module
+from watercolor.render.watchdog import adopted_browser_processes
 
 pytestmark = pytest.mark.browser
 
@@ -120,3 +123,28 @@ async def test_an_infrastructure_error_always_says_what_failed(monkeypatch):
     canvas = await pool.render(FLAT)
     assert canvas.status == Status.INFRA_ERROR
     assert canvas.errors == ["renderer failure: TimeoutError"]
+
+
+def orphaned_zombies() -> set[int]:
+    """Exited Chromium processes handed to PID 1 (which, in our containers, never reaps)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            text = stat.read_text()
+            name, rest = text[text.index("(") + 1 : text.rindex(")")], text[text.rindex(")") + 2 :]
+            state, parent = rest.split()[:2]
+            if state == "Z" and parent == "1" and name.startswith("chrom"):
+                found.add(int(stat.parent.name))
+    return found
+
+
+async def test_browsers_closed_or_killed_leave_no_zombies():
+    # Each browser start leaves crash handlers and helpers that outlive it; a killed browser
+    # leaves more. The pool adopts them (child subreaper) and reaps them.
+    before = orphaned_zombies()
+    async with RenderPool(RenderConfig(size=SIZE, workers=1)) as own:
+        assert (await own.render(FLAT)).status == Status.OK
+        os.kill(own.browser_pid(), signal.SIGKILL)
+        assert (await own.render(FLAT)).status == Status.OK
+    assert adopted_browser_processes() == []  # every one of them reaped
+    assert orphaned_zombies() - before == set()

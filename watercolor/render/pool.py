@@ -83,7 +83,13 @@ from playwright.async_api import Error as PlaywrightError
 from watercolor.canvas import Canvas, Status
 from watercolor.render.browser import launch
 from watercolor.render.page import BrowserGone, HarnessBroken, WarmPage
-from watercolor.render.watchdog import MemoryWatchdog, find_process
+from watercolor.render.watchdog import (
+    MemoryWatchdog,
+    adopt_orphans,
+    adopted_browser_processes,
+    find_process,
+    reap_browser_zombies,
+)
 
 # Pages kept beyond `workers`, so a page loading its next document never delays a sketch.
 SPARE_PAGES = 1
@@ -162,6 +168,11 @@ class RenderPool:
         if self._playwright is not None:
             await self._playwright.stop()
             self._playwright = None
+        for _ in range(20):  # helpers that outlived their browser were handed to us
+            reap_browser_zombies()
+            if not adopted_browser_processes():
+                break
+            await asyncio.sleep(0.1)
 
     def browser_pid(self) -> int | None:
         """The pid of this pool's Chromium (Linux), for diagnostics and tests."""
@@ -296,6 +307,7 @@ class RenderPool:
             with contextlib.suppress(PlaywrightError):
                 await self._browser.close()
         if self._playwright is None:
+            adopt_orphans()  # a browser that dies hard leaves helpers for us to reap
             self._playwright = await async_playwright().start()
         self._browser = await launch(
             self._playwright,

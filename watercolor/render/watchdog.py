@@ -19,11 +19,59 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import signal
 from pathlib import Path
 
 PROC = Path("/proc")
+
+
+PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
+
+
+def adopt_orphans() -> bool:
+    """Make this process the parent of its orphaned descendants (Linux's child subreaper).
+
+    A browser that dies hard (killed, crashed) leaves its helpers (zygote, GPU process, crash
+    handler) to be re-parented; in containers PID 1 often never reaps them, and they stay
+    zombies. Adopted here, `reap_browser_zombies` collects them. False where unsupported.
+    """
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def reap_browser_zombies() -> list[int]:
+    """Reap every exited Chromium process whose parent is this process; returns their pids.
+
+    Only Chromium's: another child's exit status belongs to whoever started it (a
+    `subprocess.Popen` that lost it would report success), so nothing else is waited for.
+    """
+    reaped = []
+    for pid, state in adopted_browser_processes():
+        if state == "Z":
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, os.WNOHANG)
+                reaped.append(pid)
+    return reaped
+
+
+def adopted_browser_processes() -> list[tuple[int, str]]:
+    """(pid, state) of the Chromium processes whose parent is this process."""
+    me, found = os.getpid(), []
+    for entry in PROC.iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            stat = (entry / "stat").read_text()
+            name = stat[stat.index("(") + 1 : stat.rindex(")")]
+            state, parent = stat[stat.rindex(")") + 2 :].split()[:2]
+            if int(parent) == me and name.startswith("chrom"):
+                found.append((int(entry.name), state))
+    return found
 
 
 def find_process(marker: str) -> int | None:
@@ -93,10 +141,13 @@ class MemoryWatchdog:
         browser_pid, renderers, passes = None, [], 0
         while True:
             if browser_pid is None or not (PROC / str(browser_pid)).exists():
-                browser_pid, passes = find_process(self.marker), 0
-            if browser_pid is not None:
-                if passes % self.rescan_every == 0:
+                browser_pid = find_process(self.marker)
+                renderers = self.renderers(browser_pid) if browser_pid is not None else []
+            if passes % self.rescan_every == 0:
+                reap_browser_zombies()  # a browser that died hard left its helpers to us
+                if browser_pid is not None:
                     renderers = self.renderers(browser_pid)
+            if browser_pid is not None:
                 self.check(browser_pid, renderers)
-                passes += 1
+            passes += 1
             await asyncio.sleep(self.interval_s)
