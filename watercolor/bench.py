@@ -1,6 +1,6 @@
 """Performance measured side by side in one run, printed as ratios (never asserted in tests).
 
-    python -m watercolor.bench render [--json] [--repeat 2] [--density 0.5]
+    python -m watercolor.bench render [--json] [--repeat 2] [--density 0.5] [--rich]
     python -m watercolor.bench score [--json]
     python -m watercolor.bench train [--steps 6] [--smoke] [--jobs 2] [--set K=V ...] [--json]
     python -m watercolor.bench remote [--servers 2] [--server-workers 1] [--repeat 2] [--json]
@@ -15,7 +15,13 @@ and prints throughput, `speedup_vs_fresh_page` (pool_w1 / fresh_page throughput,
 for the best pool), `overhead_ratio` (pool_w1 wall time per sketch / floor per sketch: what the
 pool adds beyond the unavoidable work), `scaling_1_to_2` (pool_w2 / pool_w1 throughput). With
 `--density D` it also renders at pixel density D (same sketch coordinates, fewer pixels) and
-reports that speed-up and how far every reward set's score moved.
+reports that speed-up and how far every reward set's score moved. Each tier also reports
+`where_the_time_goes`: the CPU seconds a sketch costs, alone on a warm page, in each Chromium
+process (`gpu_s`: SwiftShader rasterising WebGL; `renderer_s`: p5 and p5.brush's JavaScript;
+`browser_s`) and the GPU process's share. With `--rich` it also renders the rich tier
+(`watercolor/render/bench_sketches/rich/`: 100-120-line sketches with dozens of washes,
+`wash`, `set`, `flowLine`, `field`, of the size frontier models write for this task) at the
+training pixel density (`conf/renderer/local.yaml`).
 
 `score` renders the samples once and times every reward set's scoring of each canvas (PNG
 decode included) next to that canvas's render time: `score_to_render` (goal <= 0.05).
@@ -49,6 +55,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import socket
 import statistics
 import subprocess
@@ -62,12 +69,15 @@ import httpx
 from playwright.async_api import async_playwright
 
 from watercolor.canvas import Canvas
-from watercolor.config import reward_set, reward_set_names
+from watercolor.config import compose_config, reward_set, reward_set_names
 from watercolor.render.browser import launch
 from watercolor.render.page import WarmPage
 from watercolor.render.pool import RenderConfig, RenderPool
+from watercolor.render.watchdog import descendants, find_process
 from watercolor.tasks.painting import SAMPLES_DIR
 from watercolor.tasks.painting.gate import extract_sketch
+
+RICH_DIR = Path(__file__).parent / "render" / "bench_sketches" / "rich"
 
 
 def sample_sketches(folder: Path) -> list[str]:
@@ -117,6 +127,45 @@ async def pooled(sketches: list[str], config: RenderConfig) -> tuple[float, list
         return time.perf_counter() - start, canvases
 
 
+async def where_the_time_goes(sketches: list[str], config: RenderConfig) -> dict[str, float]:
+    """Mean CPU seconds per sketch in each Chromium process, each sketch alone on a warm page."""
+    marker = f"--watercolor-bench-{os.getpid()}"
+    totals = {"gpu_s": 0.0, "renderer_s": 0.0, "browser_s": 0.0}
+    async with async_playwright() as playwright:
+        browser = await launch(
+            playwright, executable=config.chromium, js_heap_mb=config.js_heap_mb, marker=marker
+        )
+        try:
+            page = await WarmPage.open(browser, config.size)
+            root = find_process(marker)
+            for sketch in sketches:
+                await page.load()
+                before = process_cpu(root)
+                await run_on(page, sketch, config)
+                after = process_cpu(root)
+                for pid, (kind, seconds) in after.items():
+                    totals[kind] += seconds - before.get(pid, (kind, 0.0))[1]
+        finally:
+            await browser.close()
+    split = {kind: round(seconds / len(sketches), 3) for kind, seconds in totals.items()}
+    split["gpu_share"] = round(totals["gpu_s"] / max(sum(totals.values()), 1e-9), 3)
+    return split
+
+
+def process_cpu(root: int | None) -> dict[int, tuple[str, float]]:
+    """{pid: (kind, CPU seconds so far)} for the browser `root` and every process below it."""
+    found = {}
+    for pid in [root, *descendants(root)] if root is not None else []:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            fields = stat[stat.rindex(")") + 2 :].split()
+            kind = "gpu_s" if b"--type=gpu-process" in command else "browser_s"
+            kind = "renderer_s" if b"--type=renderer" in command else kind
+            found[pid] = (kind, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+    return found
+
+
 def failures(canvases: list[Canvas]) -> list[str]:
     return [f"{c.status}: {'; '.join(c.errors)[:200]}" for c in canvases if not c.ok]
 
@@ -144,6 +193,7 @@ async def render_figures(sketches: list[str], config: RenderConfig) -> dict:
         "scaling_1_to_2": round(wall["pool_w1"] / wall["pool_w2"], 3),
         "failures": [f for _, canvases in runs.values() for f in failures(canvases)],
     }
+    figures["where_the_time_goes"] = await where_the_time_goes(sketches, config)
     return figures | {"_canvases": runs["pool_w1"][1]}
 
 
@@ -175,6 +225,13 @@ def bench_render(args: argparse.Namespace) -> dict:
             "max_score_change": score_drift(full, low_canvases),
             "figures": low,
         }
+    if args.rich:
+        density = compose_config("train").renderer.pixel_density  # what training renders at
+        rich = asyncio.run(
+            render_figures(sample_sketches(RICH_DIR), replace(config, pixel_density=density))
+        )
+        rich.pop("_canvases")
+        figures["rich"] = rich
     return figures
 
 
@@ -355,6 +412,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--sketches", type=Path, default=SAMPLES_DIR, help="folder of .js sketches")
     parser.add_argument("--repeat", type=int, default=1, help="render the set this many times")
     parser.add_argument("--density", type=float, help="also measure this pixel density")
+    parser.add_argument(
+        "--rich", action="store_true", help="render: also the rich tier, at training density"
+    )
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per sketch")
     parser.add_argument("--steps", type=int, default=6, help="train: GRPO steps to run")
     parser.add_argument("--smoke", action="store_true", help="train: the smoke-scale model")
