@@ -84,9 +84,11 @@ from watercolor.canvas import Canvas, Status
 from watercolor.render.browser import launch
 from watercolor.render.page import BrowserGone, HarnessBroken, WarmPage
 from watercolor.render.watchdog import (
+    PROC,
     MemoryWatchdog,
     adopt_orphans,
     adopted_browser_processes,
+    descendants,
     find_process,
     reap_browser_zombies,
 )
@@ -141,6 +143,7 @@ class RenderPool:
         self.marker = f"--watercolor-pool={secrets.token_hex(8)}"  # finds our browser in /proc
         self.launches = 0  # how many browsers this pool has started (relaunches show here)
         self._retired: weakref.WeakSet[Browser] = weakref.WeakSet()  # closed by us on purpose
+        self._family: set[int] = set()  # pids of our browsers' processes, to reap at close
 
     async def __aenter__(self) -> RenderPool:
         await self.start()
@@ -162,17 +165,24 @@ class RenderPool:
         self._watchdog = None
         self._pages, self._pages_issued = asyncio.Queue(), False
         if self._browser is not None:
+            self._family |= self._processes()
             with contextlib.suppress(PlaywrightError):
                 await self._browser.close()
             self._browser = None
         if self._playwright is not None:
             await self._playwright.stop()
             self._playwright = None
-        for _ in range(20):  # helpers that outlived their browser were handed to us
+        for _ in range(20):  # our browsers' helpers that outlived them were handed to us
             reap_browser_zombies()
-            if not adopted_browser_processes():
+            if not any((PROC / str(pid)).exists() for pid in self._family):
                 break
             await asyncio.sleep(0.1)
+        self._family.clear()
+
+    def _processes(self) -> set[int]:
+        """The live browser's process and everything below it (Linux; empty elsewhere)."""
+        root = self.browser_pid()
+        return {root, *descendants(root)} if root is not None else set()
 
     def browser_pid(self) -> int | None:
         """The pid of this pool's Chromium (Linux), for diagnostics and tests."""
@@ -309,6 +319,7 @@ class RenderPool:
         if self._playwright is None:
             adopt_orphans()  # a browser that dies hard leaves helpers for us to reap
             self._playwright = await async_playwright().start()
+        adopted = {pid for pid, _ in adopted_browser_processes()}
         self._browser = await launch(
             self._playwright,
             executable=self.config.chromium,
@@ -316,6 +327,9 @@ class RenderPool:
             marker=self.marker,
         )
         self.launches += 1
+        # Its crash handlers leave it at once and are handed to us: remember them as ours.
+        self._family |= self._processes()
+        self._family |= {pid for pid, _ in adopted_browser_processes()} - adopted
         if self._watchdog is None:
             limit_mb = RENDERER_MEMORY_FACTOR * self.config.js_heap_mb
             self._watchdog = asyncio.ensure_future(MemoryWatchdog(self.marker, limit_mb).run())
