@@ -144,8 +144,10 @@ async def test_browsers_closed_or_killed_leave_no_zombies():
     before = orphaned_zombies()
     async with RenderPool(RenderConfig(size=SIZE, workers=1)) as own:
         assert (await own.render(FLAT)).status == Status.OK
+        assert adopted_browser_processes()  # its crash handlers left it and are ours, not PID 1's
         os.kill(own.browser_pid(), signal.SIGKILL)
         assert (await own.render(FLAT)).status == Status.OK
+    await asyncio.sleep(2)  # time for any helper that outlived the pool to exit
     # Every one of them reaped (other pools' live helpers may still be ours: not zombies).
     assert [pid for pid, state in adopted_browser_processes() if state == "Z"] == []
     assert orphaned_zombies() - before == set()
