@@ -59,6 +59,13 @@ def reap_browser_zombies() -> list[int]:
     return reaped
 
 
+def proc_stat(pid: int) -> tuple[str, list[str]]:
+    """(name, the fields after it) of /proc/<pid>/stat: fields[0] state, [1] parent pid,
+    [11] / [12] user / system CPU ticks. Raises OSError when the process is gone."""
+    stat = (PROC / str(pid) / "stat").read_text()
+    return stat[stat.index("(") + 1 : stat.rindex(")")], stat[stat.rindex(")") + 2 :].split()
+
+
 def adopted_browser_processes() -> list[tuple[int, str]]:
     """(pid, state) of the Chromium processes whose parent is this process."""
     me, found = os.getpid(), []
@@ -66,11 +73,9 @@ def adopted_browser_processes() -> list[tuple[int, str]]:
         if not entry.name.isdigit():
             continue
         with contextlib.suppress(OSError, ValueError, IndexError):
-            stat = (entry / "stat").read_text()
-            name = stat[stat.index("(") + 1 : stat.rindex(")")]
-            state, parent = stat[stat.rindex(")") + 2 :].split()[:2]
-            if int(parent) == me and name.startswith("chrom"):
-                found.append((int(entry.name), state))
+            name, fields = proc_stat(int(entry.name))
+            if int(fields[1]) == me and name.startswith("chrom"):
+                found.append((int(entry.name), fields[0]))
     return found
 
 
