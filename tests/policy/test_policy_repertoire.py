@@ -31,7 +31,7 @@ def test_reply_kind_reads_each_corpus_kind_back():
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(1800)  # a fresh machine builds the default first (~10 min on a busy core)
+@pytest.mark.timeout(1800)  # builds the default first unless scripts/setup.sh has (~10 min)
 def test_the_default_warm_start_passes_the_gate_and_spans_the_repertoire():
     cfg = compose_train([f"paths.cache={REPO / 'outputs' / 'cache'}"])
     table = model_kinds(model_source(cfg.model), cfg, samples=4, num_prompts=12)
