@@ -1,16 +1,17 @@
 """MLflow: one run per Hydra job, with everything the run did.
 
     >>> with mlflow_run(uri, "watercolor", params=flat_config, tags=overrides, run_dir=out) as run:
-    ...     trainer = GRPOTrainer(..., callbacks=[logger := RolloutLogger(every=1)])
-    ...     scorer.on_batch = logger.record  # the rollouts of each step
-    ...     trainer.train()
+    ...     log_rollouts(rollouts)  # one step's canvases, sketches and table
+
+MLflow code only: no torch, transformers or TRL, so `watercolor.compare` imports quickly. The
+trainer callback that calls `log_rollouts` each step is `watercolor.mlflow_callback`.
 
 The run id is written to `<run_dir>/mlflow_run_id`, so a resumed job logs into the same run.
 Per step: TRL's metrics (reward, `rewards/<component>/mean`, completion length, ...) and ours
 (`components/<name>`, `violations/<code>`, `execution_rate`, `render_s`). Every `every` steps:
 a grid PNG of the group's canvases, each canvas PNG, each sketch as `.js` and a rollouts
-table (step, prompt, reward, components, status). We log through MLflow's client directly
-rather than transformers' MLflowCallback, which cannot log images or resume a run by id.
+table (step, prompt, reward, components, status). Why not transformers' `MLflowCallback`: see
+`watercolor.mlflow_callback`.
 """
 
 from __future__ import annotations
@@ -22,15 +23,17 @@ import math
 import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import mlflow
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig
 from PIL import Image
-from transformers import TrainerCallback
 
 from watercolor.canvas import Canvas
-from watercolor.rewards.trl_adapter import Rollouts
+
+if TYPE_CHECKING:  # the reward adapter's batch type; tracking itself needs no TRL
+    from watercolor.rewards.trl_adapter import Rollouts
 
 RUN_ID_FILE = "mlflow_run_id"
 
@@ -154,44 +157,3 @@ def log_rollouts(rollouts: Rollouts) -> None:
 def _table(rows: list[dict]) -> dict[str, list]:
     columns = list(dict.fromkeys(k for row in rows for k in row))
     return {c: [row.get(c) for row in rows] for c in columns}
-
-
-class RolloutLogger(TrainerCallback):
-    """Logs the trainer's metrics and each step's rollouts to the active MLflow run.
-
-    TRL scores rollouts on its own event-loop thread, where MLflow has no active run, so
-    `record` only queues them; they are written from the trainer's thread at step end.
-    """
-
-    def __init__(self, every: int = 1) -> None:
-        self.every = every
-        self.pending: list[Rollouts] = []
-
-    def record(self, rollouts: Rollouts) -> None:
-        """Queue a scored batch (the reward adapter's `on_batch`)."""
-        if self.every and rollouts.step % self.every == 0:
-            self.pending.append(rollouts)
-
-    def flush(self) -> None:
-        while self.pending:
-            log_rollouts(self.pending.pop(0))
-
-    def on_step_end(self, args, state, control, **kwargs):
-        self.flush()
-
-    def on_train_end(self, args, state, control, **kwargs):
-        self.flush()
-
-    def on_log(self, args, state, control, logs=None, **kwargs):
-        metrics = {
-            _metric_name(k): float(v)
-            for k, v in (logs or {}).items()
-            if isinstance(v, int | float) and math.isfinite(v)
-        }
-        if metrics:
-            mlflow.log_metrics(metrics, step=state.global_step)
-
-
-def _metric_name(key: str) -> str:
-    """MLflow metric names allow letters, digits and _ - . / space only."""
-    return "".join(c if c.isalnum() or c in "_-./ " else "_" for c in key)

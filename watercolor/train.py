@@ -29,13 +29,14 @@ from transformers.trainer_utils import get_last_checkpoint
 from trl import GRPOConfig, GRPOTrainer
 
 from watercolor.config import model_source
+from watercolor.mlflow_callback import RolloutLogger
 from watercolor.policy.loading import load_policy
 from watercolor.policy.tiny import idle_cores
 from watercolor.render.painters import Episode, LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.trl_adapter import Painter, RolloutScorer
 from watercolor.rollout import OverlappedRollout
-from watercolor.tracking import RolloutLogger, flatten, mlflow_run
+from watercolor.tracking import flatten, mlflow_run
 
 
 def build_dataset(task: DictConfig, split_key: str = "train_prompts") -> Dataset:
