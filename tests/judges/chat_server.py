@@ -97,7 +97,8 @@ class ChatServer:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
                 raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                reply = server._answer(self.path, dict(self.headers), json.loads(raw))
+                headers = {k.lower(): v for k, v in self.headers.items()}  # case-blind
+                reply = server._answer(self.path, headers, json.loads(raw))
                 time.sleep(reply.delay_s)
                 text = reply.body if isinstance(reply.body, str) else json.dumps(reply.body)
                 payload = text.encode()

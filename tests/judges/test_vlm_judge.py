@@ -1,6 +1,10 @@
-"""The VLM judge's request and response handling against a loopback OpenAI-compatible server
-(`chat_server.py`, standing in for `vllm serve`): request shape, strict parsing, retries, no
-verdict after persistent failures or timeouts, and order swapping through judge_winrate."""
+"""The VLM judge's request and response handling against a loopback OpenAI-compatible server.
+
+`chat_server.py` stands in for `vllm serve Qwen/Qwen3-VL-30B-A3B-Instruct`, which cannot run on
+these CPU machines: it speaks the same HTTP API, so the judge's real `openai` client talks to it.
+Checked: request shape, strict parsing, the client's retries of busy/failing servers, no verdict
+after persistent failures, refusals, malformed answers or timeouts, and order swapping through
+judge_winrate."""
 
 import io
 import json
@@ -16,7 +20,7 @@ from watercolor.rewards.judges import VLMJudge, judge_winrate
 from watercolor.rewards.judges.vlm import JUDGE_PROMPT, MalformedAnswer, parse_verdict
 
 A_PNG, B_PNG = png_of((200, 60, 60)), png_of((60, 60, 200))
-FAST = {"backoff_s": 0.01, "timeout_s": 5.0}
+FAST = {"timeout_s": 5.0}  # the client's backoff is its own: 0.5 s, then 1 s, ...
 
 
 def judge_for(server: ChatServer, **options) -> VLMJudge:
@@ -29,7 +33,7 @@ def test_request_carries_the_model_both_images_in_order_and_temperature_zero(mon
         assert judge_for(server, api_key_env="TEST_JUDGE_KEY").compare(A_PNG, B_PNG) == "A"
     (request,) = server.requests
     assert request.path == "/v1/chat/completions"
-    assert request.headers["Authorization"] == "Bearer sk-test"
+    assert request.headers["authorization"] == "Bearer sk-test"
     body = request.body
     assert body["model"] == "test-model" and body["temperature"] == 0
     assert body["messages"][0] == {"role": "system", "content": JUDGE_PROMPT}
@@ -46,7 +50,9 @@ def test_images_can_be_shown_at_one_size_and_json_mode_switched_off():
         judge = judge_for(server, image_size=64, response_format=None)
         assert judge.compare(A_PNG, png_of((1, 2, 3), size=300)) == "tie"
     body = server.requests[0].body
-    assert "response_format" not in body and "Authorization" not in server.requests[0].headers
+    assert "response_format" not in body
+    # No key in the environment: the client sends vLLM's placeholder.
+    assert server.requests[0].headers["authorization"] == "Bearer EMPTY"
     sizes = [Image.open(io.BytesIO(png)).size for png in images(body)]
     assert sizes == [(64, 64), (64, 64)]
 
@@ -76,43 +82,47 @@ def test_answers_are_parsed_strictly(content, expected):
 
 
 @pytest.mark.parametrize(
-    "first",
-    [
-        Reply(body=completion("Painting A is better.")),  # malformed answer
-        Reply(503, {"error": "overloaded"}),
-        Reply(429, {"error": "slow down"}),
-        Reply(200, "<html>gateway</html>"),  # not JSON at all
-        Reply(200, {"choices": []}),
-    ],
+    "first", [Reply(503, {"error": "overloaded"}), Reply(429, {"error": "slow"})]
 )
-def test_a_bad_answer_is_retried_then_the_verdict_counts(first):
+def test_a_busy_or_failing_server_is_asked_again_then_the_verdict_counts(first):
     with ChatServer(lambda request, n: first if n == 0 else verdict("B")) as server:
         assert judge_for(server).compare(A_PNG, B_PNG) == "B"
     assert len(server.requests) == 2
     assert server.requests[0].body == server.requests[1].body  # the same question again
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        Reply(body=completion("Painting A is better.")),  # malformed answer
+        Reply(200, "<html>gateway</html>"),  # not JSON at all
+        Reply(200, {"choices": []}),
+    ],
+)
+def test_a_malformed_answer_is_no_verdict_without_asking_again(answer):
+    with ChatServer(lambda request, n: answer if n == 0 else verdict("B")) as server:
+        assert judge_for(server).compare(A_PNG, B_PNG) is None
+    assert len(server.requests) == 1
+
+
 def test_persistent_failure_is_no_verdict_after_the_retries():
     with ChatServer(lambda request, n: Reply(500, {"error": "boom"})) as server:
-        assert judge_for(server, attempts=3).compare(A_PNG, B_PNG) is None
+        assert judge_for(server, max_retries=2).compare(A_PNG, B_PNG) is None
     assert len(server.requests) == 3
-    with ChatServer(lambda request, n: Reply(body=completion("no idea"))) as server:
-        assert judge_for(server, attempts=2).compare(A_PNG, B_PNG) is None
-    assert len(server.requests) == 2
 
 
 def test_a_refused_request_is_not_retried():
     with ChatServer(lambda request, n: Reply(400, {"error": "unknown model"})) as server:
-        assert judge_for(server, attempts=3).compare(A_PNG, B_PNG) is None
+        assert judge_for(server, max_retries=3).compare(A_PNG, B_PNG) is None
     assert len(server.requests) == 1
 
 
 def test_timeouts_are_no_verdict_within_the_time_bound():
     with ChatServer(lambda request, n: Reply(body=verdict("A").body, delay_s=2.0)) as server:
         start = time.monotonic()
-        judge = judge_for(server, timeout_s=0.2, attempts=2)
+        judge = judge_for(server, timeout_s=0.2, max_retries=1)
         assert judge.compare(A_PNG, B_PNG) is None
-        assert time.monotonic() - start < 1.5
+        assert time.monotonic() - start < 1.8  # 2 x 0.2 s + the client's ~0.5 s backoff
     assert len(server.requests) == 2
 
 
@@ -120,7 +130,7 @@ def test_an_unreachable_server_is_no_verdict():
     with socket.socket() as probe:  # a loopback port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    judge = VLMJudge(f"http://127.0.0.1:{port}/v1", attempts=2, backoff_s=0.01, timeout_s=2.0)
+    judge = VLMJudge(f"http://127.0.0.1:{port}/v1", max_retries=1, timeout_s=2.0)
     assert judge.compare(A_PNG, B_PNG) is None
 
 

@@ -13,14 +13,18 @@ temperature 0, and a strict JSON answer `{"winner": "A" | "B" | "tie", "reason":
 `response_format=None` for servers that reject it). The answer is parsed strictly: anything
 but exactly that object is malformed.
 
-Failures are no verdict, never a fake loss: transport errors, timeouts, 408/425/429/5xx answers
-and malformed answers are retried `attempts` times with exponential backoff, then `compare`
-returns None; other 4xx answers (a wrong model name, a bad request) return None at once, since
-repeating them cannot help. At most `concurrency` requests are in flight per judge, each bounded
-by `timeout_s`, so one comparison takes at most about `attempts * timeout_s` plus the backoff.
-The API key, if the server wants one, is read from the environment variable named by
-`api_key_env`, so it never lands in a logged config. Written on `httpx` (a project dependency)
-rather than the `openai` client: one POST and its retries are all that is needed.
+Requests go through the `openai` client (`chat.completions.create`), which retries transport
+errors, timeouts and 408/409/429/5xx answers itself: `max_retries` times, with its own
+exponential backoff (0.5 s doubling to at most 8 s, with jitter; not configurable) or the
+server's `Retry-After`; each request is bounded by `timeout_s`. Failures are no verdict, never
+a fake loss: once the client gives up, or the server refuses the request (other 4xx: a wrong
+model name, a bad request), or the answer is not exactly the verdict object, `compare` returns
+None. A malformed answer is not asked again: at temperature 0 the same question mostly gets the
+same answer. At most `concurrency` requests are in flight per judge, so one comparison takes
+at most about `(max_retries + 1) * timeout_s` plus the backoff. The API key, if the server
+wants one, is read from the environment variable named by `api_key_env`, so it never lands in
+a logged config; without one the client sends the placeholder `EMPTY` (vLLM's convention: a
+server started without `--api-key` ignores it).
 """
 
 from __future__ import annotations
@@ -31,9 +35,9 @@ import json
 import logging
 import os
 import threading
-import time
 
-import httpx
+import openai
+from openai.types.chat import ChatCompletion
 from PIL import Image
 
 from watercolor.rewards.judges.judge import VERDICTS, Verdict
@@ -65,15 +69,10 @@ RESPONSE_FORMAT = {
         },
     },
 }
-RETRY_STATUS = frozenset({408, 425, 429})  # and every 5xx
 
 
 class MalformedAnswer(ValueError):
     """The server answered, but not with exactly one verdict object."""
-
-
-class RetryableStatus(Exception):
-    """The server is busy or failing (408/425/429/5xx): worth asking again."""
 
 
 def parse_verdict(content: str) -> Verdict:
@@ -89,12 +88,11 @@ def parse_verdict(content: str) -> Verdict:
     return answer["winner"]
 
 
-def answer_text(body: object) -> str:
-    """The assistant's text from a chat-completions response body."""
-    try:
-        content = body["choices"][0]["message"]["content"]
-    except (KeyError, IndexError, TypeError) as exc:
-        raise MalformedAnswer(f"no choices[0].message.content in {str(body):.200}") from exc
+def answer_text(completion: ChatCompletion) -> str:
+    """The assistant's text from a chat completion."""
+    if not completion.choices:
+        raise MalformedAnswer(f"no choices in {completion!r:.200}")
+    content = completion.choices[0].message.content
     if not isinstance(content, str):
         raise MalformedAnswer(f"content is not text: {content!r:.200}")
     return content
@@ -124,20 +122,21 @@ class VLMJudge:
         response_format: dict | None = RESPONSE_FORMAT,
         max_tokens: int = 256,
         timeout_s: float = 120.0,
-        attempts: int = 3,
-        backoff_s: float = 1.0,
+        max_retries: int = 2,
         concurrency: int = 8,
         api_key_env: str = "WATERCOLOR_JUDGE_API_KEY",
     ) -> None:
         self.base_url, self.model, self.prompt = base_url, model, prompt
         self.image_size, self.response_format = image_size, response_format
-        self.max_tokens, self.attempts, self.backoff_s = max_tokens, max(1, attempts), backoff_s
+        self.max_tokens = max_tokens
         self.concurrency = max(1, concurrency)
         self._slots = threading.BoundedSemaphore(self.concurrency)
-        key = os.environ.get(api_key_env)
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
-        timeout = httpx.Timeout(timeout_s, connect=min(10.0, timeout_s))
-        self._client = httpx.Client(base_url=base_url, timeout=timeout, headers=headers)
+        self._client = openai.OpenAI(
+            base_url=base_url,
+            api_key=os.environ.get(api_key_env) or "EMPTY",
+            timeout=timeout_s,
+            max_retries=max(0, max_retries),
+        )
 
     def request(self, a_png: bytes, b_png: bytes) -> dict:
         """The chat-completions request body for one comparison (A shown first)."""
@@ -162,31 +161,17 @@ class VLMJudge:
         return body
 
     def compare(self, a_png: bytes, b_png: bytes) -> Verdict | None:
-        """The verdict (A, B or tie); None when the server gave no usable one after retries."""
+        """The verdict (A, B or tie); None when the server gave no usable one."""
         body = self.request(a_png, b_png)
-        for attempt in range(self.attempts):
-            if attempt:
-                time.sleep(self.backoff_s * 2 ** (attempt - 1))
-            try:
-                return self._ask(body)
-            except (httpx.TransportError, MalformedAnswer, RetryableStatus) as exc:
-                log.warning("judge attempt %d/%d failed: %s", attempt + 1, self.attempts, exc)
-            except httpx.HTTPStatusError as exc:  # our request is wrong; asking again won't help
-                log.error("judge refused the request: %s", exc)
-                return None
-        return None
-
-    def _ask(self, body: dict) -> Verdict:
-        with self._slots:
-            response = self._client.post("chat/completions", json=body)
-        if response.status_code in RETRY_STATUS or response.status_code >= 500:
-            raise RetryableStatus(f"HTTP {response.status_code}: {response.text:.200}")
-        response.raise_for_status()
         try:
-            payload = response.json()
-        except ValueError as exc:
-            raise MalformedAnswer(f"response is not JSON: {response.text:.200}") from exc
-        return parse_verdict(answer_text(payload))
+            with self._slots:
+                completion = self._client.chat.completions.create(**body)
+            return parse_verdict(answer_text(completion))
+        # APIError: the client's retries are spent, or the request was refused. ValueError: a
+        # MalformedAnswer, or a body that is not JSON at all (the client raises json's error).
+        except (openai.APIError, ValueError) as exc:
+            log.warning("judge gave no verdict: %s", exc)
+            return None
 
     def close(self) -> None:
         self._client.close()
