@@ -73,7 +73,7 @@ from watercolor.config import compose_config, reward_set, reward_set_names
 from watercolor.render.browser import launch
 from watercolor.render.page import WarmPage
 from watercolor.render.pool import RenderConfig, RenderPool
-from watercolor.render.watchdog import descendants, find_process, proc_stat
+from watercolor.render.watchdog import cpu_seconds, descendants, find_process
 from watercolor.tasks.painting import SAMPLES_DIR
 from watercolor.tasks.painting.gate import extract_sketch
 
@@ -158,10 +158,9 @@ def process_cpu(root: int | None) -> dict[int, tuple[str, float]]:
     for pid in [root, *descendants(root)] if root is not None else []:
         with contextlib.suppress(OSError, ValueError, IndexError):
             command = Path(f"/proc/{pid}/cmdline").read_bytes()
-            _, fields = proc_stat(pid)
             kind = "gpu_s" if b"--type=gpu-process" in command else "browser_s"
             kind = "renderer_s" if b"--type=renderer" in command else kind
-            found[pid] = (kind, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+            found[pid] = (kind, cpu_seconds([pid]))
     return found
 
 

@@ -51,17 +51,18 @@ async def test_batch_survives_a_hang_and_a_crash(pool):
 async def test_killed_browser_is_relaunched_and_no_sketch_is_lost():
     async with RenderPool(RenderConfig(size=SIZE, workers=2)) as own:
         assert (await own.render(FLAT)).status == Status.OK
+        assert own.launches == 2  # a browser per lane
         os.kill(own.browser_pid(), signal.SIGKILL)  # between renders
         results = await own.render_batch([FLAT] * 3)
         assert [c.status for c in results] == [Status.OK] * 3, [c.errors for c in results]
-        assert own.launches == 2
+        assert own.launches == 3
 
         batch = asyncio.ensure_future(own.render_batch([BUSY, BUSY, FLAT]))
         await asyncio.sleep(0.4)
         os.kill(own.browser_pid(), signal.SIGKILL)  # while sketches are in flight
         results = await batch
         assert [c.status for c in results] == [Status.OK] * 3, [c.errors for c in results]
-        assert own.launches == 3
+        assert own.launches == 4
 
 
 async def test_broken_harness_is_an_infrastructure_error(monkeypatch):
@@ -119,7 +120,7 @@ async def test_an_infrastructure_error_always_says_what_failed(monkeypatch):
         raise TimeoutError  # Python 3.11: an OSError with an empty message
 
     pool = RenderPool(RenderConfig(size=SIZE, workers=1))
-    monkeypatch.setattr(pool, "_render_once", stuck)
+    monkeypatch.setattr(pool.lanes[0], "_render_once", stuck)
     canvas = await pool.render(FLAT)
     assert canvas.status == Status.INFRA_ERROR
     assert canvas.errors == ["renderer failure: TimeoutError"]

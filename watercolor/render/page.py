@@ -24,6 +24,7 @@ import asyncio
 import base64
 import contextlib
 import itertools
+from collections.abc import Callable
 
 from playwright.async_api import (
     Browser,
@@ -41,6 +42,7 @@ from watercolor.render.harness import CONTENT_SECURITY_POLICY, HARNESS_URL, harn
 
 LOAD_TIMEOUT_S = 15.0
 STOP_S = 2.0  # how long a time-out waits for the sketch's script to be terminated
+POLL_S = 0.1  # how often a run checks its budget
 RUN_IN_PAGE = "options => window.__watercolor.run(options)"
 
 _load_counter = itertools.count()
@@ -123,9 +125,22 @@ class WarmPage:
             await self.context.close()
 
     async def run(
-        self, sketch: str, *, seed: int, density: float, max_frames: int, limit_s: float
+        self,
+        sketch: str,
+        *,
+        seed: int,
+        density: float,
+        max_frames: int,
+        limit_s: float,
+        cpu_s: Callable[[], float] | None = None,
+        wall_limit_s: float | None = None,
     ) -> Canvas:
-        """Run one sketch on this document. Raises BrowserGone / HarnessBroken for our failures."""
+        """Run one sketch on this document. Raises BrowserGone / HarnessBroken for our failures.
+
+        The sketch is stopped (`timeout`) when `cpu_s()` (CPU seconds spent on it so far, read
+        every POLL_S) reaches `limit_s`, or when `wall_limit_s` of wall time have passed. Without
+        `cpu_s`, `limit_s` is wall time.
+        """
         self._incidents.clear()
         self._page_errors.clear()
         size = self.size
@@ -139,9 +154,7 @@ class WarmPage:
         evaluation = asyncio.ensure_future(self.page.evaluate(RUN_IN_PAGE, options))
         crash = asyncio.ensure_future(self._crashed.wait())
         try:
-            await asyncio.wait(
-                {evaluation, crash}, timeout=limit_s, return_when=asyncio.FIRST_COMPLETED
-            )
+            overrun = await _watch({evaluation, crash}, limit_s, cpu_s, wall_limit_s)
         except asyncio.CancelledError:
             self._abandoned = True  # the caller gave up; the pool replaces this page
             evaluation.cancel()
@@ -153,9 +166,7 @@ class WarmPage:
             return _crash_canvas()
         if not evaluation.done():
             await self._stop(evaluation)
-            return Canvas(
-                Status.TIMEOUT, errors=[f"the sketch ran past the {limit_s:g} s time limit"]
-            )
+            return Canvas(Status.TIMEOUT, errors=[overrun])
         if evaluation.exception() is not None:
             return await self._explain(evaluation.exception())
         return self._verdict(evaluation.result())
@@ -243,6 +254,31 @@ class WarmPage:
 async def _quietly(awaitable) -> None:
     with contextlib.suppress(PlaywrightError):
         await awaitable
+
+
+async def _watch(
+    running: set[asyncio.Future],
+    limit_s: float,
+    cpu_s: Callable[[], float] | None,
+    wall_limit_s: float | None,
+) -> str | None:
+    """Wait until one of `running` is done (None) or the sketch is over its budget (why)."""
+    loop = asyncio.get_running_loop()
+    wall_limit = wall_limit_s if cpu_s is not None else limit_s
+    deadline = loop.time() + wall_limit if wall_limit is not None else None
+    while True:
+        left = None if deadline is None else deadline - loop.time()
+        timeout = POLL_S if cpu_s is not None else left
+        if left is not None and timeout is not None:
+            timeout = min(timeout, left)
+        done, _ = await asyncio.wait(running, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if done:
+            return None
+        if cpu_s is not None and cpu_s() >= limit_s:
+            return f"the sketch ran past its {limit_s:g} s time limit (CPU time of its browser)"
+        if deadline is not None and loop.time() >= deadline:
+            what = "time limit" if cpu_s is None else "wall-clock limit"
+            return f"the sketch ran past the {wall_limit:g} s {what}"
 
 
 async def _discard(future: asyncio.Future) -> None:

@@ -10,10 +10,12 @@
     >>> canvas.status, canvas.rgba.shape
     (<Status.OK: 'ok'>, (256, 256, 4))
 
-One browser; `workers` sketches run at once, on `workers + 1` pages (each in its own browser
-context, hence its own renderer process), each holding a freshly loaded harness document with
-p5 and p5.brush already started, so a sketch costs about its own draw time. After a sketch its
-page loads a fresh document in the background (page.py says why documents are never reused).
+`workers` lanes, each its own browser running one sketch at a time on two pages (each in its
+own browser context, hence its own renderer process), each holding a freshly loaded harness
+document with p5 and p5.brush already started, so a sketch costs about its own draw time. After
+a sketch its page loads a fresh document in the background (page.py says why documents are
+never reused). A browser per lane, not one shared: WebGL is drawn in a browser's one GPU
+process, so only then is the CPU a browser spends while a sketch runs that sketch's own.
 `render` never raises for a bad sketch: it returns a `Canvas` whose status says what happened
 (`ok`, `error`, `timeout`, `crashed`), and `infra_error` only when *we* failed (the browser
 died twice under the sketch or cannot be launched, the harness is broken), so a trainer can
@@ -47,8 +49,14 @@ What the sandbox isolates:
 - files and storage: the document has an opaque origin (CSP `sandbox`), so no cookies,
   localStorage or IndexedDB; file:// is refused; downloads, popups and forms are off.
 - state: each sketch gets a new document in a new JS realm; nothing carries over.
-- time: `time_limit_s` per sketch (setup, frames and pixel read-back), enforced from Python;
-  a busy loop is stopped with CDP `Runtime.terminateExecution` and the page reloaded.
+- time: `time_limit_s` per sketch (setup, frames and pixel read-back) of **CPU time** spent by
+  its lane's browser (renderer, GPU process and browser, read from /proc every 0.1 s), with a
+  wall-clock backstop of `WALL_LIMIT_FACTOR` times the limit. A verdict therefore does not
+  depend on how busy the machine is or on what the neighbouring sketches do: a sketch that
+  needs 6 core-s is `ok` whether it draws in 6 s alone or in 15 s beside other work. (The
+  page's previous document loading in the background can add ~0.5 core-s at a sketch's start.)
+  Enforced from Python; a busy loop is stopped with CDP `Runtime.terminateExecution`, and the
+  browser is replaced. Without /proc (not Linux) the limit is wall time.
 - memory: V8's heap is capped (`--max-old-space-size=js_heap_mb`), so allocation bombs end
   as `crashed` in about a second; a watchdog kills any renderer process above
   `RENDERER_MEMORY_FACTOR * js_heap_mb` resident (canvas and image bombs: `crashed` in ~2 s);
@@ -60,8 +68,8 @@ What the sandbox isolates:
 
 What it does not isolate: Chromium runs with `--no-sandbox` (we are root in containers), so a
 renderer exploit would own this user account; Chromium's own bugs; CPU, GPU-process and cache
-side channels; CPU contention (SwiftShader's WebGL runs in one GPU process shared by all pages,
-so one heavy sketch slows the others, and its GPU memory is bounded only by the time limit);
+side channels; CPU contention (lanes share the machine's cores: a heavy sketch slows the others'
+wall time, not their CPU-time verdicts; GPU memory is bounded only by the time limit);
 a sketch can tamper with its own page (e.g. prototypes the harness did not save) and so fail
 its own render, never another's. Always close the pool (`async with`): a process that exits
 without closing it leaves Chromium processes behind.
@@ -74,7 +82,7 @@ import contextlib
 import secrets
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from playwright.async_api import Browser, Playwright, async_playwright
@@ -88,6 +96,7 @@ from watercolor.render.watchdog import (
     MemoryWatchdog,
     adopt_orphans,
     adopted_browser_processes,
+    cpu_seconds,
     descendants,
     find_process,
     reap_browser_zombies,
@@ -98,6 +107,10 @@ SPARE_PAGES = 1
 # A sketch is run again when the pool restarts its browser under it (after another sketch
 # timed out); this many restarts at most, then `infra_error`.
 MAX_RESTARTS_PER_SKETCH = 3
+
+# A sketch's time limit is CPU time of its browser; on a machine so busy that the sketch gets
+# little CPU, it is also stopped after this many times the limit of wall time.
+WALL_LIMIT_FACTOR = 3.0
 
 # A renderer process (V8 heap + canvases + typed arrays) may use this many times js_heap_mb.
 RENDERER_MEMORY_FACTOR = 4
@@ -111,7 +124,7 @@ class RenderConfig:
     size: int = 600  # canvas CSS size the harness expects (sketch coordinates)
     pixel_density: float = 1.0  # p5 pixelDensity; <1 renders fewer pixels, same coordinates
     workers: int = 2  # warm pages
-    time_limit_s: float = 10.0  # hard limit per sketch (setup + frames + read-back)
+    time_limit_s: float = 10.0  # CPU s per sketch (setup + frames + read-back); see above
     max_frames: int = 3  # draw() frames before an animated sketch is stopped
     js_heap_mb: int = 256  # --js-flags=--max-old-space-size
     chromium: str | None = None  # path; None -> /usr/bin/chromium, else Playwright's own browser
@@ -122,10 +135,81 @@ class Retired(RuntimeError):
 
 
 class RenderPool:
-    """One headless Chromium and warm pages; use as `async with RenderPool(config) as pool`.
+    """`workers` lanes, each one headless Chromium running one sketch at a time; use as
+    `async with RenderPool(config) as pool`.
 
-    `workers` sketches run at once. The pool holds one page more than that, so a page that is
-    loading its next document never holds up the next sketch.
+    A sketch runs alone in its lane's browser, so the CPU its browser spends while it runs is
+    its own (its time limit is counted in that CPU time) and a neighbour that floods its GPU
+    process slows nobody else.
+    """
+
+    def __init__(self, config: RenderConfig = RenderConfig()) -> None:
+        self.config = config
+        lane = replace(config, workers=1)
+        self.lanes = [BrowserLane(lane) for _ in range(max(1, config.workers))]
+        self._idle: asyncio.Queue[BrowserLane] | None = None  # made on the loop that renders
+
+    async def __aenter__(self) -> RenderPool:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        """Launch every lane's browser and warm its pages (`async with` does it)."""
+        await asyncio.gather(*(lane.start() for lane in self.lanes))
+
+    async def close(self) -> None:
+        """Close every lane. Safe to call twice."""
+        await asyncio.gather(*(lane.close() for lane in self.lanes))
+        self._idle = None
+
+    @property
+    def launches(self) -> int:
+        """How many browsers this pool has started (relaunches show here)."""
+        return sum(lane.launches for lane in self.lanes)
+
+    def browser_pid(self) -> int | None:
+        """The pid of the first lane's Chromium (Linux), for diagnostics and tests."""
+        return self.lanes[0].browser_pid()
+
+    async def render(self, sketch: str, seed: int = 0) -> Canvas:
+        """Run one sketch (raw JS) on the next free lane and return its Canvas. Never raises
+        for a bad sketch. Timings: `load_ms` until the sketch started (waiting for a free lane
+        and warm page), `draw_ms` in the page, `total_ms` for the whole call, `cpu_ms` the CPU
+        time its browser spent on it (what the time limit counts; Linux)."""
+        if self._idle is None:
+            self._idle = asyncio.Queue()
+            for lane in self.lanes:
+                self._idle.put_nowait(lane)
+        idle, started = self._idle, time.perf_counter()
+        lane = await idle.get()
+        waited_ms = (time.perf_counter() - started) * 1000
+        try:
+            canvas = await lane.render(sketch, seed)
+        finally:
+            idle.put_nowait(lane)
+        timings = dict(canvas.timings)
+        for key in ("load_ms", "total_ms"):
+            timings[key] = timings.get(key, 0.0) + waited_ms
+        return replace(canvas, timings=timings)
+
+    async def render_batch(
+        self, sketches: Sequence[str], seeds: Sequence[int] | int = 0
+    ) -> list[Canvas]:
+        """Render many sketches concurrently over the lanes, results in input order."""
+        if isinstance(seeds, int):
+            seeds = [seeds] * len(sketches)
+        if len(seeds) != len(sketches):
+            raise ValueError(f"{len(sketches)} sketches but {len(seeds)} seeds")
+        return list(await asyncio.gather(*map(self.render, sketches, seeds)))
+
+
+class BrowserLane:
+    """One headless Chromium and its warm pages, running `workers` sketches at once (the pool
+    gives each lane one). It holds one page more than that, so a page that is loading its next
+    document never holds up the next sketch.
     """
 
     def __init__(self, config: RenderConfig = RenderConfig()) -> None:
@@ -144,16 +228,10 @@ class RenderPool:
         self.launches = 0  # how many browsers this pool has started (relaunches show here)
         self._retired: weakref.WeakSet[Browser] = weakref.WeakSet()  # closed by us on purpose
         self._family: set[int] = set()  # pids of our browsers' processes, to reap at close
-
-    async def __aenter__(self) -> RenderPool:
-        await self.start()
-        return self
-
-    async def __aexit__(self, *exc_info) -> None:
-        await self.close()
+        self._pid: int | None = None  # the live browser's process (Linux)
 
     async def start(self) -> None:
-        """Launch the browser and warm the pages (`async with` does it; `render` would too)."""
+        """Launch the browser and warm the pages (`render` would too)."""
         await self._ensure_browser()
 
     async def close(self) -> None:
@@ -185,30 +263,27 @@ class RenderPool:
         return {root, *descendants(root)} if root is not None else set()
 
     def browser_pid(self) -> int | None:
-        """The pid of this pool's Chromium (Linux), for diagnostics and tests."""
-        return find_process(self.marker) if self._browser is not None else None
+        """The pid of this lane's Chromium (Linux), for diagnostics and tests."""
+        return self._pid if self._browser is not None else None
+
+    def _cpu_meter(self) -> Callable[[], float] | None:
+        """CPU seconds the browser's processes spend from now on (None without /proc)."""
+        pids = self._processes()
+        if not pids:
+            return None
+        start = cpu_seconds(pids)
+        return lambda: cpu_seconds(pids) - start
 
     async def render(self, sketch: str, seed: int = 0) -> Canvas:
         """Run one sketch (raw JS) and return its Canvas. Never raises for a bad sketch.
 
-        Timings: `load_ms` until the sketch started (waiting for a free warm page), `draw_ms`
-        in the page (setup, frames, pixel read-back), `total_ms` for the whole call.
+        Timings as `RenderPool.render`'s (`load_ms` here counts only the wait for a page).
         """
         started = time.perf_counter()
         canvas = await self._render_with_retry(sketch, seed, started)
         timings = {"load_ms": 0.0, "draw_ms": 0.0, **canvas.timings}
         timings["total_ms"] = (time.perf_counter() - started) * 1000
         return replace(canvas, timings=timings, sketch=sketch, seed=seed)
-
-    async def render_batch(
-        self, sketches: Sequence[str], seeds: Sequence[int] | int = 0
-    ) -> list[Canvas]:
-        """Render many sketches concurrently over the pool's pages, results in input order."""
-        if isinstance(seeds, int):
-            seeds = [seeds] * len(sketches)
-        if len(seeds) != len(sketches):
-            raise ValueError(f"{len(sketches)} sketches but {len(seeds)} seeds")
-        return list(await asyncio.gather(*map(self.render, sketches, seeds)))
 
     async def _render_with_retry(self, sketch: str, seed: int, started: float) -> Canvas:
         """A sketch hit by our failure (browser died, page broke) runs once more on a fresh
@@ -236,6 +311,7 @@ class RenderPool:
         async with self._slots:
             page = await self._take_page()
             load_ms = (time.perf_counter() - started) * 1000
+            meter = self._cpu_meter() if self.config.workers == 1 else None
             try:
                 canvas = await page.run(
                     sketch,
@@ -243,6 +319,8 @@ class RenderPool:
                     density=self.config.pixel_density,
                     max_frames=self.config.max_frames,
                     limit_s=self.config.time_limit_s,
+                    cpu_s=meter,
+                    wall_limit_s=self.config.time_limit_s * WALL_LIMIT_FACTOR,
                 )
             except (BrowserGone, HarnessBroken, PlaywrightError, OSError) as error:
                 if page.browser in self._retired:
@@ -253,7 +331,10 @@ class RenderPool:
             if canvas.status is Status.TIMEOUT:  # no new sketch starts on that browser
                 self._retired.add(page.browser)
                 self._spawn(self._retire(page.browser))
-        return replace(canvas, timings={**canvas.timings, "load_ms": load_ms})
+        timings = {**canvas.timings, "load_ms": load_ms}
+        if meter is not None:
+            timings["cpu_ms"] = meter() * 1000
+        return replace(canvas, timings=timings)
 
     async def _retire(self, browser: Browser) -> None:
         """Close `browser` (already retired) after one of its sketches timed out; the next
@@ -327,6 +408,7 @@ class RenderPool:
             marker=self.marker,
         )
         self.launches += 1
+        self._pid = find_process(self.marker)
         # Its crash handlers leave it at once and are handed to us: remember them as ours.
         self._family |= self._processes()
         self._family |= {pid for pid, _ in adopted_browser_processes()} - adopted

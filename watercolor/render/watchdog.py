@@ -22,9 +22,11 @@ import contextlib
 import ctypes
 import os
 import signal
+from collections.abc import Iterable
 from pathlib import Path
 
 PROC = Path("/proc")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100  # /proc/*/stat
 
 
 PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
@@ -64,6 +66,16 @@ def proc_stat(pid: int) -> tuple[str, list[str]]:
     [11] / [12] user / system CPU ticks. Raises OSError when the process is gone."""
     stat = (PROC / str(pid) / "stat").read_text()
     return stat[stat.index("(") + 1 : stat.rindex(")")], stat[stat.rindex(")") + 2 :].split()
+
+
+def cpu_seconds(pids: Iterable[int]) -> float:
+    """User + system CPU seconds of the live processes among `pids`."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = proc_stat(pid)[1]
+            total += int(fields[11]) + int(fields[12])
+    return total / CLOCK_TICKS
 
 
 def adopted_browser_processes() -> list[tuple[int, str]]:
