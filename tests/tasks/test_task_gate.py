@@ -167,6 +167,13 @@ CASES = [
     # not p5.brush methods at all.
     ("disallowed_brush_method", with_line("brush.wash('#fff', 90);"), with_line("brush.noWash();")),
     ("unknown_brush_method", with_line("brush.noWashes();"), with_line("brush.noField();")),
+    # An alias hides which methods it calls: refused; a name that merely contains "brush" is not.
+    (
+        "brush_alias",
+        with_line("const b = brush; b.rect(0, 0, 9, 9);"),
+        with_line("let brushes = 2;"),
+    ),
+    ("brush_alias", with_line("paintWith(brush);"), with_line("brush?.noFill();")),
     ("no_painting", fenced(sketch('brush.fill("#f2a68a", 150);')), fenced(sketch(SHAPE))),
     ("no_painting", fenced(sketch('brush.fill("#f2a68a", 150);\n  // brush.circle(0, 0, 9);')), ""),
 ]

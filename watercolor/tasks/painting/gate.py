@@ -12,7 +12,8 @@ WEBGL canvas (`not_webgl`), reaches outside the page (`external_access`: loaders
 sockets, eval, DOM, URLs and data URIs), writes text (`text_label`), draws with bare p5
 primitives (`bare_primitive`), calls brush methods the library lacks (`unknown_brush_method`)
 or the task does not allow (`disallowed_brush_method`; p5.brush's `no*` methods, which only
-turn a setting off, are always allowed), or never paints (`no_painting`).
+turn a setting off, are always allowed), uses `brush` as a value so its calls cannot be checked
+(`brush_alias`, under an allow-list), or never paints (`no_painting`).
 After rendering, `check_canvas` refuses a canvas that is (almost) all paper (`blank_canvas`),
 by the reward components' own definition of the sheet and of paint (`watercolor.rewards.pixels`:
 whatever the sketch laid down as its background is the sheet), so the task and every component
@@ -20,6 +21,12 @@ agree on what is blank.
 
 What this isolates: nothing. The gate is the task's policy (what earns a reward), matched on
 the code with comments and literals blanked (`jsscan`), and it can be fooled by obfuscation.
+Why a lexical scan and not a parser (e.g. tree-sitter's JavaScript grammar), issue 10: what we
+tried against it (computed members `brush["rect"]`, string-built names, names in comments and
+strings, `brush . rect` across spaces and lines) is already caught or rightly ignored; the one
+evasion found, an alias (`const b = brush; b.rect()`), a parser alone does not catch either (it
+needs data flow) and is refused here as `brush_alias`. A parser would add a native dependency
+for what the scan does in 160 lines.
 The safety boundary is the renderer's browser (no network, no files, time and memory bounds).
 """
 
@@ -353,6 +360,8 @@ def _bare_primitive(code: str, calls: Calls, declared: set[str]) -> Violation | 
 # -- brush methods
 
 _BRUSH_MEMBER = re.compile(r"(?<![\w$.])brush\s*\??\.\s*([A-Za-z_$][\w$]*)|(?<![\w$.])brush\s*\[")
+# `brush` as a value (`const b = brush`, `f(brush)`): its calls could not be checked.
+_BRUSH_VALUE = re.compile(r"(?<![\w$.])brush(?![\w$])(?!\s*\??\.)(?!\s*\[)")
 
 
 def state_resets() -> frozenset[str]:
@@ -372,6 +381,11 @@ def _brush_violations(code: str, allowed: frozenset[str] | None) -> list[Violati
         message = f"p5.brush has no such method: {where}."
         out.append(Violation("unknown_brush_method", message))
     if allowed is not None:
+        if aliases := [code.count("\n", 0, m.start()) + 1 for m in _BRUSH_VALUE.finditer(code)]:
+            lines = ", ".join(map(str, sorted(set(aliases))))
+            message = (f"`brush` is used as a value (line {lines}), which hides the methods it "
+                       "calls; call them as brush.method(...).")  # fmt: skip
+            out.append(Violation("brush_alias", message))
         allowed = allowed | state_resets()
         extra = [(f"brush.{n}", at) for n, at in members if n in exported and n not in allowed]
         if extra:
