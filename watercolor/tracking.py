@@ -6,7 +6,8 @@
 MLflow code only: no torch, transformers or TRL, so `watercolor.compare` imports quickly. The
 trainer callback that calls `log_rollouts` each step is `watercolor.mlflow_callback`.
 
-The run id is written to `<run_dir>/mlflow_run_id`, so a resumed job logs into the same run.
+The run id is written to `<run_dir>/mlflow_run_id`, so a resumed job logs into the same run;
+a run another live job is still logging into is never resumed by accident (see `mlflow_run`).
 Per step: TRL's metrics (reward, `rewards/<component>/mean`, completion length, ...) and ours
 (`components/<name>`, `violations/<code>`, `execution_rate`, `render_s`). Every `every` steps:
 a grid PNG of the group's canvases, each canvas PNG, each sketch as `.js` and a rollouts
@@ -79,19 +80,47 @@ def mlflow_run(
     run_dir: Path,
     artifact_root: str | None = None,
     run_name: str | None = None,
+    resume_running: bool = False,
 ) -> Iterator[mlflow.ActiveRun]:
-    """Start (or resume, from `run_dir/mlflow_run_id`) the run of this job."""
+    """Start (or resume, from `run_dir/mlflow_run_id`) the run of this job.
+
+    A run that is still RUNNING is resumed only with `resume_running` (a job killed before it
+    could end its run); otherwise it belongs to another live job sharing this dir, and logging
+    into it would mix two trainings, so this raises instead.
+    """
     mlflow.set_tracking_uri(tracking_uri(uri))
     exp = experiment_id(experiment, artifact_root)
     id_file = run_dir / RUN_ID_FILE
     run_id = id_file.read_text().strip() if id_file.is_file() else None
+    if run_id is not None and not resume_running:
+        _refuse_live_run(run_id, id_file)
     with mlflow.start_run(run_id=run_id, experiment_id=exp, run_name=run_name) as run:
         if run_id is None:
-            id_file.parent.mkdir(parents=True, exist_ok=True)
-            id_file.write_text(run.info.run_id)
+            _claim(id_file, run.info.run_id)
             mlflow.log_params({k: _param(v) for k, v in params.items()})
         mlflow.set_tags(dict(tags))
         yield run
+
+
+def _refuse_live_run(run_id: str, id_file: Path) -> None:
+    if mlflow.get_run(run_id).info.status == "RUNNING":
+        raise RuntimeError(
+            f"{id_file} names MLflow run {run_id}, which is still RUNNING: another job is "
+            "logging into it (two jobs share this output dir), or it was killed before it "
+            "ended. Use another hydra.run.dir / hydra.sweep.dir, or resume=true to continue it."
+        )
+
+
+def _claim(id_file: Path, run_id: str) -> None:
+    """Write the run id; fails (and so ends the new run as FAILED) if another job got here first."""
+    id_file.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with id_file.open("x") as file:
+            file.write(run_id)
+    except FileExistsError as exc:
+        raise RuntimeError(
+            f"another job started a run in {id_file.parent} at the same time"
+        ) from exc
 
 
 def _param(value: object) -> str:

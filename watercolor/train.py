@@ -118,6 +118,7 @@ def main(cfg: DictConfig) -> float:
         run_dir=run_dir,
         artifact_root=cfg.tracking.artifacts,
         run_name=run_dir.name,
+        resume_running=cfg.resume,  # a killed job's run is still RUNNING; resume=true asks
     ):
         trainer = GRPOTrainer(
             model=model,

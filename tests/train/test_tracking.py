@@ -1,0 +1,103 @@
+"""A job never logs into a run another live job is logging into (issue 11 item 8).
+
+Two sweeps started in the same second used to share a sweep dir, and so each job's
+`mlflow_run_id`: the second sweep's jobs silently resumed the first's MLflow runs. Now the
+output dirs carry microseconds, and `tracking.mlflow_run` refuses to resume a RUNNING run unless
+asked (`resume=true` in training: a killed job's run stays RUNNING). Real MLflow (sqlite store)
+and the real conf/train.yaml.
+"""
+
+import datetime
+
+import mlflow
+import pytest
+from hydra import compose, initialize_config_dir
+from hydra.core.utils import setup_globals
+from omegaconf import OmegaConf
+
+from watercolor.config import CONF_DIR
+from watercolor.tracking import RUN_ID_FILE, mlflow_run
+
+
+@pytest.fixture
+def client(tmp_path, monkeypatch) -> mlflow.MlflowClient:
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    return mlflow.MlflowClient(f"sqlite:///{tmp_path}/mlflow.db")
+
+
+def job(client, run_dir, **options):
+    """What a training job opens around its training (watercolor.train)."""
+    art = str(run_dir.parent / "art")
+    params, tags = {"seed": 1}, {"reward": "gated"}
+    return mlflow_run(client.tracking_uri, "jobs", params=params, tags=tags, run_dir=run_dir,
+                      artifact_root=art, **options)  # fmt: skip
+
+
+def other_jobs_run(client, run_dir, status: str) -> str:
+    """A run another job (another process) started in `run_dir`, in `status`."""
+    with job(client, run_dir) as run:
+        run_id = run.info.run_id
+    client.update_run(run_id, status=status)  # RUNNING: that job is still training
+    return run_id
+
+
+def test_a_live_run_in_the_same_dir_is_refused_not_resumed(client, tmp_path):
+    run_dir = tmp_path / "multirun" / "0_gated"
+    live = other_jobs_run(client, run_dir, "RUNNING")
+    with pytest.raises(RuntimeError, match="still RUNNING"), job(client, run_dir):
+        pytest.fail("logged into another job's live run")
+    run = client.get_run(live)
+    assert run.info.status == "RUNNING" and run.data.params == {"seed": "1"}
+    assert (run_dir / RUN_ID_FILE).read_text() == live
+
+
+def test_a_live_run_is_resumed_when_asked_and_a_finished_one_as_before(client, tmp_path):
+    killed = other_jobs_run(client, tmp_path / "killed", "RUNNING")  # killed before it ended
+    with job(client, tmp_path / "killed", resume_running=True) as run:
+        assert run.info.run_id == killed
+    finished = other_jobs_run(client, tmp_path / "finished", "FINISHED")
+    with job(client, tmp_path / "finished") as run:
+        assert run.info.run_id == finished
+
+
+def test_a_job_that_loses_the_race_for_a_dir_fails_its_own_run(client, tmp_path, monkeypatch):
+    """Two jobs saw no run id in one dir at once: the one that writes second ends as FAILED."""
+    run_dir, start_run = tmp_path / "0_gated", mlflow.start_run
+
+    def other_job_wins(*args, **kwargs):
+        (run_dir / RUN_ID_FILE).write_text("f" * 32)  # the other job claims the dir meanwhile
+        return start_run(*args, **kwargs)
+
+    run_dir.mkdir()
+    monkeypatch.setattr(mlflow, "start_run", other_job_wins)
+    with pytest.raises(RuntimeError, match="at the same time"), job(client, run_dir):
+        pytest.fail("logged into a dir another job claimed")
+    (ours,) = client.search_runs([client.get_experiment_by_name("jobs").experiment_id])
+    assert ours.info.status == "FAILED" and (run_dir / RUN_ID_FILE).read_text() == "f" * 32
+
+
+def output_dirs_at(moment: datetime.datetime) -> tuple[str, str]:
+    """conf/train.yaml's hydra.run.dir and hydra.sweep.dir as Hydra resolves them at `moment`."""
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        hydra = compose("train", return_hydra_config=True).hydra
+    patterns = {
+        "run": OmegaConf.to_container(hydra.run, resolve=False)["dir"],
+        "sweep": OmegaConf.to_container(hydra.sweep, resolve=False)["dir"],
+    }
+    # Hydra's `now` is datetime.now().strftime(pattern); this clock stands still at `moment`.
+    OmegaConf.register_new_resolver("now", moment.strftime, replace=True)
+    OmegaConf.register_new_resolver("hydra", lambda path: "gated", replace=True)
+    try:
+        resolved = OmegaConf.create(patterns)
+        return resolved.run, resolved.sweep
+    finally:
+        setup_globals()  # Hydra's own resolvers again
+
+
+def test_two_sweeps_started_in_the_same_second_get_their_own_dirs():
+    first = datetime.datetime(2026, 12, 1, 6, 0, 0, 120_000)
+    second = first + datetime.timedelta(milliseconds=300)
+    (run_a, sweep_a), (run_b, sweep_b) = output_dirs_at(first), output_dirs_at(second)
+    assert sweep_a.startswith("outputs/multirun/2026-12-01/06-00-00") and sweep_a != sweep_b
+    assert run_a.startswith("outputs/runs/2026-12-01/06-00-00") and run_a != run_b
+    assert run_a.endswith("_gated")
