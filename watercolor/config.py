@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hydra import compose, initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
-from watercolor.rewards.reward_set import RewardSet
+if TYPE_CHECKING:  # the render CLI composes configs without loading the reward stack
+    from watercolor.rewards.reward_set import RewardSet
 
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 

@@ -5,6 +5,10 @@
     python -m watercolor.score reply.md --reward coarse --prompt "paint a peach hibiscus" \\
         --set reward.components.coverage.weight=0
 
+It scores what training sees: the reward set, the renderer and the task's episode (its gate and
+checks) come from conf/train.yaml composed with `reward=NAME`, the rendering flags and `--set`
+overrides (`--set renderer.pixel_density=1`, `--set task.episode.rules.allowed_brush_methods=null`).
+
 For one file, `--json` prints exactly one JSON object (DESIGN.md §5): `reward` (float, or null
 when the renderer or a scorer failed: no verdict), `status`, `violations`, `errors`,
 `components` (name -> float or null) and `timings`. For a directory (its .js, .md and .txt
@@ -22,13 +26,15 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+from hydra.errors import HydraException
+from hydra.utils import instantiate
+from omegaconf import DictConfig
 
 from watercolor.canvas import Canvas, Status
-from watercolor.config import reward_set, reward_set_names
-from watercolor.render.cli import add_render_arguments, gate_rules, render_config
+from watercolor.config import reward_set_names
+from watercolor.render import cli
 from watercolor.render.pool import RenderPool
 from watercolor.rewards.reward_set import RewardSet, Score
-from watercolor.tasks.painting.episode import paint
 
 SKETCH_SUFFIXES = (".js", ".md", ".txt")
 
@@ -40,15 +46,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("sketch", type=Path, help="a sketch, a model reply, or a directory")
     parser.add_argument("--reward", default="fine_grained", help=f"one of {reward_set_names()}")
     parser.add_argument("--prompt", default="", help="the request the sketch answers")
-    parser.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="OVERRIDE",
-        help="Hydra override of the set, e.g. reward.components.coverage.weight=0",
-    )
     parser.add_argument("--json", action="store_true", help="JSON instead of a table")
-    add_render_arguments(parser)
+    cli.add_render_arguments(parser)
     return parser.parse_args(argv)
 
 
@@ -59,10 +58,11 @@ def sketch_files(path: Path) -> list[Path]:
     return [path]
 
 
-async def paint_all(replies: list[str], args: argparse.Namespace) -> list[Canvas]:
-    async with RenderPool(render_config(args, workers=2 if len(replies) > 1 else 1)) as pool:
-        jobs = (paint(pool, r, seed=args.seed, rules=gate_rules(args)) for r in replies)
-        return list(await asyncio.gather(*jobs))
+async def paint_all(replies: list[str], cfg: DictConfig, seed: int) -> list[Canvas]:
+    """Each reply through the task's episode, in the composed renderer."""
+    episode = cli.episode(cfg)
+    async with RenderPool(cli.render_config(cfg, workers=min(len(replies), 2))) as pool:
+        return list(await asyncio.gather(*(episode(pool, r, seed=seed) for r in replies)))
 
 
 def record(canvas: Canvas, score: Score) -> dict:
@@ -74,10 +74,11 @@ def record(canvas: Canvas, score: Score) -> dict:
     }
 
 
-def score_files(files: list[Path], rewards: RewardSet, args: argparse.Namespace) -> list[dict]:
+def score_files(files: list[Path], cfg: DictConfig, args: argparse.Namespace) -> list[dict]:
     replies = [f.read_text("utf-8") for f in files]
+    rewards: RewardSet = instantiate(cfg.reward)
     try:
-        canvases = asyncio.run(paint_all(replies, args))
+        canvases = asyncio.run(paint_all(replies, cfg, args.seed))
     except Exception as exc:  # the browser could not start: ours, not the sketches'
         failed = Canvas(Status.INFRA_ERROR, errors=[f"{type(exc).__name__}: {exc}"])
         canvases = [failed] * len(files)
@@ -111,12 +112,14 @@ def exit_code(records: list[dict]) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        rewards = reward_set(args.reward, args.set)
+        if args.reward not in (names := reward_set_names()):
+            raise ValueError(f"unknown reward set {args.reward!r}; choose from {names}")
+        cfg = cli.compose(args, [f"reward={args.reward}"])
         files = sketch_files(args.sketch)
         if not files:
             raise ValueError(f"no {'/'.join(SKETCH_SUFFIXES)} files in {args.sketch}")
-        records = score_files(files, rewards, args)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        records = score_files(files, cfg, args)
+    except (HydraException, OSError, UnicodeDecodeError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.json and not args.sketch.is_dir():

@@ -5,20 +5,32 @@ Real-model configs are composed and their trainer settings checked, not loaded (
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 from dataclasses import fields
 
 import pytest
-from hydra.utils import instantiate
+from hydra import compose, initialize_config_dir
+from hydra.utils import get_object, instantiate
 from omegaconf import OmegaConf
 from trl import GRPOConfig
 
 from watercolor.config import CONF_DIR, compose_train
+from watercolor.policy.tiny import SMOKE
 
 GROUPS = ["task", "model", "reward", "trainer", "sampler", "renderer", "experiment", "debug"]
 OPTIONS = [
     (group, path.stem) for group in GROUPS for path in sorted((CONF_DIR / group).glob("*.yaml"))
 ]
+EXPERIMENTS = [option for group, option in OPTIONS if group == "experiment"]
+# Where a conf value deliberately differs from its dataclass's default (the YAML says why).
+DELIBERATE = {("watercolor.render.pool.RenderConfig", "pixel_density")}
+
+
+def compose_with_hydra(*overrides: str):
+    """conf/train.yaml with its `hydra` node (sweeper params, callbacks) kept."""
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        return compose("train", list(overrides), return_hydra_config=True)
 
 
 def test_every_group_has_options():
@@ -48,12 +60,65 @@ def test_anchor_recipe_is_in_the_big_model_config():
 
 
 def test_three_rewards_experiment_sweeps_the_three_sets():
+    for experiment in ("three_rewards", "three_rewards_v2"):
+        params = compose_with_hydra(f"experiment={experiment}").hydra.sweeper.params
+        assert set(params.reward.split(",")) == {"coarse", "fine_grained", "gated"}
     cfg = compose_train(["experiment=three_rewards"])
-    params = cfg.hydra.sweeper.params if "hydra" in cfg else None
-    assert params is None or set(params.reward.split(",")) == {"coarse", "fine_grained", "gated"}
     # The experiment's own settings win over train.yaml's defaults (its MLflow experiment).
     assert cfg.tracking.experiment == "three_rewards" and cfg.trainer.max_steps == 40
     assert compose_train(["experiment=three_rewards", "debug=smoke"]).trainer.max_steps == 3
+
+
+def test_smoke_shrinks_the_run_and_keeps_a_named_model():
+    # debug=smoke alone: the smoke model is tiny.SMOKE itself, not a copy of it.
+    assert instantiate(compose_train(["debug=smoke"]).model.name_or_path.config) == SMOKE
+    for overrides in (["debug=smoke", "model=qwen3_5_4b"], ["model=qwen3_5_4b", "debug=smoke"]):
+        cfg = compose_train(overrides)
+        assert cfg.model.name_or_path == "Qwen/Qwen3.5-4B" and cfg.model.lora.r == 16
+        assert cfg.trainer.max_steps == 3 and cfg.trainer.num_generations == 4
+        assert cfg.trainer.max_completion_length == 384 and cfg.trainer.bf16
+
+
+def test_the_smaller_real_model_extends_the_anchor_recipe():
+    big = OmegaConf.to_container(compose_train(["model=qwen3_5_35b_a3b"]).trainer)
+    small = OmegaConf.to_container(compose_train(["model=qwen3_5_4b"]).trainer)
+    assert {k for k in big if big[k] != small[k]} == {"max_completion_length"}
+    assert small["max_completion_length"] == 4096
+
+
+def dataclass_nodes(node, path: str = ""):
+    """(path, target, node) of every `_target_` node in `node` that names a dataclass."""
+    if isinstance(node, dict):
+        target = node.get("_target_")
+        located = get_object(target) if target else None
+        if isinstance(located, type) and dataclasses.is_dataclass(located):
+            yield path, target, node
+        for key, value in node.items():
+            yield from dataclass_nodes(value, f"{path}.{key}".lstrip("."))
+
+
+def default(field: dataclasses.Field):
+    if field.default is not dataclasses.MISSING:
+        return field.default
+    return field.default_factory() if field.default_factory is not dataclasses.MISSING else None
+
+
+DATACLASS_GROUPS = [f"{g}={o}" for g, o in OPTIONS if g in ("renderer", "task", "model")]
+
+
+@pytest.mark.parametrize("option", DATACLASS_GROUPS)
+def test_conf_values_of_a_dataclass_are_its_defaults_not_copies_that_part(option):
+    # conf lists a dataclass's fields so each can be set from the command line; a listed value
+    # that parts from the dataclass's default is a hand copy gone stale, unless it is DELIBERATE.
+    cfg = OmegaConf.to_container(compose_train([option]), resolve=False)
+    for path, target, node in dataclass_nodes(cfg):
+        defaults = {f.name: default(f) for f in fields(get_object(target))}
+        for name, value in node.items():
+            if name.startswith("_") or name not in defaults or (target, name) in DELIBERATE:
+                continue
+            expected = defaults[name]
+            same = set(value) == expected if isinstance(expected, frozenset) else value == expected
+            assert same, f"{path}.{name}: conf {value!r}, {target} default {expected!r}"
 
 
 def test_reweighting_from_the_command_line():

@@ -2,6 +2,10 @@
 
     python -m watercolor.render sketch.js -o canvas.png
     python -m watercolor.render reply.md --size 256 --json
+    python -m watercolor.render reply.md --set task.episode.rules.allowed_brush_methods=null
+
+The renderer and the task's episode (its gate and checks) are the ones training uses
+(conf/train.yaml's `renderer` and `task`); flags and `--set` overrides change them.
 
 With `--json` it prints exactly one JSON object on stdout (DESIGN.md §5): `status`, `errors`,
 `violations`, `timings` (`total_ms`, `draw_ms`, `load_ms`), `png` (the written path or null).
@@ -19,10 +23,11 @@ import sys
 import time
 from pathlib import Path
 
+from hydra.errors import HydraException
+
 from watercolor.canvas import Canvas, Status
-from watercolor.render.cli import add_render_arguments, gate_rules, render_config
-from watercolor.render.pool import RenderPool
-from watercolor.tasks.painting.episode import paint
+from watercolor.render import cli
+from watercolor.render.pool import RenderConfig, RenderPool
 
 STARTUP_MARGIN_S = 60.0  # launching Chromium and loading p5 + p5.brush on a busy 2-core box
 
@@ -36,21 +41,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("-o", "--output", type=Path, help="write the canvas PNG here")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    add_render_arguments(parser)
+    cli.add_render_arguments(parser)
     return parser.parse_args(argv)
 
 
-async def render_reply(reply: str, args: argparse.Namespace) -> Canvas:
-    async with RenderPool(render_config(args)) as pool:
-        return await paint(pool, reply, seed=args.seed, rules=gate_rules(args))
+async def render_reply(reply: str, config: RenderConfig, episode, seed: int) -> Canvas:
+    async with RenderPool(config) as pool:
+        return await episode(pool, reply, seed=seed)
 
 
-def run(reply: str, args: argparse.Namespace) -> Canvas:
+def run(reply: str, config: RenderConfig, episode, seed: int) -> Canvas:
     """Render with an outer deadline, so even a wedged browser cannot hang the command."""
-    deadline = args.time_limit + STARTUP_MARGIN_S
+    deadline = config.time_limit_s + STARTUP_MARGIN_S
     start = time.perf_counter()
     try:
-        return asyncio.run(asyncio.wait_for(render_reply(reply, args), deadline))
+        return asyncio.run(asyncio.wait_for(render_reply(reply, config, episode, seed), deadline))
     except TimeoutError:
         message = f"renderer gave no answer within {deadline:.0f} s"
     except Exception as exc:  # any failure here is ours (browser missing, assets missing)
@@ -80,11 +85,17 @@ def exit_code(canvas: Canvas) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
+        cfg = cli.compose(args)
+        config, episode = cli.render_config(cfg), cli.episode(cfg)
+    except HydraException as exc:  # a bad flag or override: usage
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
         reply = sys.stdin.read() if args.sketch == "-" else Path(args.sketch).read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         print(f"error: cannot read {args.sketch}: {exc}", file=sys.stderr)
         return 2
-    canvas = run(reply, args)
+    canvas = run(reply, config, episode, args.seed)
     png_path = None
     if args.output and canvas.png is not None:
         args.output.parent.mkdir(parents=True, exist_ok=True)

@@ -1,52 +1,74 @@
-"""Command-line options shared by the commands that render (`render`, `score`, `bench`).
+"""Command-line options shared by the commands that render (`render`, `score`).
+
+They render with the settings training uses: the renderer and the task's episode (gate ->
+render -> checks) come from the same Hydra config, conf/train.yaml composed with the command's
+flags and `--set` overrides, so `score` scores what training sees and this module knows nothing
+of any task's rules (a task's options are its config's fields, e.g. painting's
+`--set task.episode.rules.allowed_brush_methods=null`).
 
 >>> parser = argparse.ArgumentParser(); add_render_arguments(parser)
->>> args = parser.parse_args(["--size", "256"]); render_config(args).size
+>>> cfg = compose(parser.parse_args(["--size", "256"])); render_config(cfg).size
 256
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Sequence
 
+from hydra.utils import instantiate
+from omegaconf import DictConfig
+
+from watercolor.config import compose_train
 from watercolor.render.pool import RenderConfig
-from watercolor.tasks.painting.gate import GateRules
 
-DEFAULTS = RenderConfig()
+# flag -> the renderer field it sets (unset flags leave conf/renderer's value)
+RENDER_FLAGS = {"size": "size", "pixel_density": "pixel_density", "time_limit": "time_limit_s"}
 
 
 def add_render_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("rendering")
-    group.add_argument("--size", type=int, default=DEFAULTS.size, help="canvas size in px")
+    group = parser.add_argument_group("rendering (defaults: conf/renderer and conf/task)")
+    group.add_argument("--size", type=int, help="canvas size in px")
     group.add_argument(
-        "--pixel-density",
-        type=float,
-        default=DEFAULTS.pixel_density,
-        help="raster density (<1: fewer pixels, same sketch coordinates)",
+        "--pixel-density", type=float, help="raster density (<1: fewer pixels, same coordinates)"
     )
     group.add_argument(
         "--seed", type=int, default=0, help="seeds Math.random, randomSeed, noiseSeed"
     )
-    group.add_argument(
-        "--time-limit", type=float, default=DEFAULTS.time_limit_s, help="seconds per sketch"
-    )
+    group.add_argument("--time-limit", type=float, help="seconds per sketch")
     group.add_argument("--chromium", help="browser executable (default: /usr/bin/chromium)")
     group.add_argument(
-        "--allow-any-brush-method",
-        action="store_true",
-        help="accept every method p5.brush exports, not only the prompt's allow-list",
+        "--set",
+        action="append",
+        default=[],
+        metavar="OVERRIDE",
+        help="Hydra override of conf/train.yaml, e.g. reward.components.coverage.weight=0 or "
+        "task.episode.rules.allowed_brush_methods=null",
     )
 
 
-def render_config(args: argparse.Namespace, workers: int = 1) -> RenderConfig:
-    return RenderConfig(
-        size=args.size,
-        pixel_density=args.pixel_density,
-        workers=workers,
-        time_limit_s=args.time_limit,
-        chromium=args.chromium,
-    )
+def overrides(args: argparse.Namespace) -> list[str]:
+    """The flags that were given, as Hydra overrides, then `--set`'s own."""
+    flags = [
+        f"++renderer.{field}={getattr(args, flag)}"
+        for flag, field in RENDER_FLAGS.items()
+        if getattr(args, flag) is not None
+    ]
+    if args.chromium:
+        flags.append(f"++renderer.chromium={args.chromium}")
+    return [*flags, *args.set]
 
 
-def gate_rules(args: argparse.Namespace) -> GateRules:
-    return GateRules(allowed_brush_methods=None) if args.allow_any_brush_method else GateRules()
+def compose(args: argparse.Namespace, extra: Sequence[str] = ()) -> DictConfig:
+    """conf/train.yaml with `extra` (e.g. `reward=gated`), the flags and `--set` applied."""
+    return compose_train([*extra, *overrides(args)])
+
+
+def render_config(cfg: DictConfig, workers: int = 1) -> RenderConfig:
+    """The composed renderer (a RenderConfig) with `workers` pages."""
+    return instantiate(cfg.renderer, workers=workers)
+
+
+def episode(cfg: DictConfig) -> Callable:
+    """The task's episode, `episode(pool, reply, seed=...) -> Canvas` (conf/task's `episode`)."""
+    return instantiate(cfg.task.episode)

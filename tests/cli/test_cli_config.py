@@ -1,0 +1,81 @@
+"""`render` and `score` render with the settings training uses (conf/train.yaml), not copies.
+
+The fast tests check what the commands compose; the browser test checks the canvas a scored
+sketch was painted on: conf/renderer's pixel density, unless a flag or `--set` says otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+import pytest
+from hydra.utils import instantiate
+
+from watercolor import score
+from watercolor.config import compose_train
+from watercolor.render import __main__ as render_command
+from watercolor.render import cli
+from watercolor.tasks.painting.gate import ANCHOR_BRUSH_METHODS
+
+WATERCOLOUR = """```js
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  background("#f4ecd8");
+  brush.scaleBrushes(3);
+  brush.noStroke();
+  brush.fill("#e07a8f", 150);
+  brush.circle(-40, -20, 140);
+}
+```"""
+
+
+def composed(*argv: str, extra: tuple[str, ...] = ()):
+    return cli.compose(render_command.parse_args(["sketch.js", *argv]), extra)
+
+
+def test_render_settings_are_trainings():
+    training = instantiate(compose_train().renderer)
+    assert cli.render_config(composed()) == replace(training, workers=1)
+    assert training.pixel_density == 0.5  # conf/renderer/local.yaml, not RenderConfig's 1.0
+
+
+def test_flags_and_overrides_change_the_composed_renderer():
+    config = cli.render_config(
+        composed("--size", "256", "--pixel-density", "1", "--time-limit", "3",
+                 "--chromium", "/opt/chromium", "--set", "renderer.max_frames=1")
+    )  # fmt: skip
+    assert (config.size, config.pixel_density, config.time_limit_s) == (256, 1.0, 3.0)
+    assert (config.chromium, config.max_frames) == ("/opt/chromium", 1)
+
+
+def test_the_gate_is_the_tasks_and_its_options_are_config():
+    assert cli.episode(composed()).keywords["rules"].allowed_brush_methods == ANCHOR_BRUSH_METHODS
+    relaxed = composed("--set", "+task.episode.rules.allowed_brush_methods=null")
+    assert cli.episode(relaxed).keywords["rules"].allowed_brush_methods is None
+
+
+def test_score_composes_the_named_reward_set_with_the_overrides():
+    cfg = score.parse_args(
+        ["s.js", "--reward", "gated", "--set", "reward.components.coverage.weight=0"]
+    )
+    rewards = instantiate(cli.compose(cfg, [f"reward={cfg.reward}"]).reward)
+    assert rewards.gate and rewards.weights["coverage"] == 0
+
+
+def test_a_bad_override_is_a_usage_error(tmp_path, capsys):
+    sketch = tmp_path / "s.js"
+    sketch.write_text(WATERCOLOUR)
+    assert render_command.main([str(sketch), "--set", "renderer.no_such_field=1"]) == 2
+    assert score.main([str(sketch), "--set", "no_such_group=x"]) == 2
+    assert "error" in capsys.readouterr().err
+
+
+@pytest.mark.browser
+def test_a_scored_canvas_has_the_configured_density():
+    # 600 px sketch coordinates at conf's density 0.5: a 300 x 300 raster; `--set` changes it.
+    for argv, side in [((), 300), (("--set", "renderer.pixel_density=0.25"), 150)]:
+        args = score.parse_args(["s.js", "--reward", "coarse", *argv])
+        cfg = cli.compose(args, [f"reward={args.reward}"])
+        (canvas,) = asyncio.run(score.paint_all([WATERCOLOUR], cfg, seed=0))
+        assert canvas.ok and canvas.rgba.shape == (side, side, 4), canvas.errors
