@@ -33,7 +33,7 @@ import asyncio
 import json
 import re
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,8 +56,6 @@ from watercolor.render.painters import Episode, LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.diversity import group_diversity
 from watercolor.rewards.reward_set import RewardSet
-from watercolor.tasks.painting.episode import paint
-from watercolor.tasks.painting.prompts import conversation
 from watercolor.tracking import RUN_ID_FILE, flatten, mlflow_run, tracking_uri
 
 MLFLOW_RUN_ID = re.compile(r"[0-9a-f]{32}")
@@ -135,25 +133,36 @@ def generate_samples(
     chat_template_kwargs: Mapping | None = None,
     threads: int | None = None,
     progress: bool = True,
+    conversation: Callable[[str], list[dict]] | None = None,
 ) -> list[Sample]:
     """`samples` replies per prompt with `model.generate` (sampling, seeded per prompt).
 
     `threads`: torch threads (None: the cores not already busy; see `torch_threads`).
+    `conversation`: the task's prompt -> chat messages (None: the configured task's, conf/task).
     """
     settings = {"do_sample": True, "max_new_tokens": 384, **(generation or {})}
+    conversation = conversation or configured("task.conversation")
     replies = []
     with torch_threads(threads):
         for i, prompt in enumerate(tqdm(prompts, desc="generate", disable=not progress)):
-            replies += _prompt_replies(model, tokenizer, i, prompt, samples, seed, settings,
-                                       chat_template_kwargs or {})  # fmt: skip
+            messages = conversation(prompt)
+            replies += _prompt_replies(model, tokenizer, i, prompt, messages, samples, seed,
+                                       settings, chat_template_kwargs or {})  # fmt: skip
     return replies
 
 
-def _prompt_replies(model, tokenizer, index: int, prompt: str, samples: int, seed: int,
-                    settings: dict, template_kwargs: Mapping) -> list[Sample]:  # fmt: skip
-    """`samples` replies to one prompt, sampled with the prompt's own seed."""
+def configured(key: str):
+    """A part of conf/evaluate.yaml (`task.conversation`, `task.episode`, `renderer`), built:
+    what a caller without Hydra gets by default, so it samples and paints as training does."""
+    return instantiate(OmegaConf.select(config.compose_config("evaluate"), key))
+
+
+def _prompt_replies(model, tokenizer, index: int, prompt: str, messages: list[dict],
+                    samples: int, seed: int, settings: dict,
+                    template_kwargs: Mapping) -> list[Sample]:  # fmt: skip
+    """`samples` replies to one prompt (as chat `messages`), sampled with the prompt's own seed."""
     text = tokenizer.apply_chat_template(
-        conversation(prompt), tokenize=False, add_generation_prompt=True, **template_kwargs
+        messages, tokenize=False, add_generation_prompt=True, **template_kwargs
     )
     inputs = tokenizer(text, return_tensors="pt", add_special_tokens=False).to(model.device)
     torch.manual_seed(prompt_seed(seed, prompt))
@@ -266,7 +275,8 @@ def evaluate_model(
     generation: Mapping | None = None,
     chat_template_kwargs: Mapping | None = None,
     render: RenderConfig | None = None,
-    episode: Episode = paint,
+    episode: Episode | None = None,
+    conversation: Callable[[str], list[dict]] | None = None,
     canvas_dir: str | Path | None = None,
     dtype: str | None = None,
     threads: int | None = None,
@@ -276,6 +286,7 @@ def evaluate_model(
 
     `generation`: `generate` settings (max_new_tokens, temperature, top_p, top_k, ...).
     `canvas_dir`: where to write each canvas PNG and sketch (the `image` column names them).
+    `render`, `episode`, `conversation`: None for the configured ones (conf/evaluate.yaml).
     """
     device_map = "auto" if torch.cuda.is_available() else None
     model, tokenizer = load_policy(str(model_path), dtype=dtype, device_map=device_map)
@@ -283,9 +294,11 @@ def evaluate_model(
     replies = generate_samples(
         model, tokenizer, prompts, samples=samples, seed=seed, generation=generation,
         chat_template_kwargs=chat_template_kwargs, threads=threads, progress=progress,
+        conversation=conversation,
     )  # fmt: skip
     del model  # free its memory before Chromium starts
-    painter = LocalPainter(render or RenderConfig(), episode)
+    render, episode = render or configured("renderer"), episode or configured("task.episode")
+    painter = LocalPainter(render, episode)
     canvases = asyncio.run(paint_replies([s.reply for s in replies], painter, seed, progress))
     table = pd.DataFrame(score_rows(replies, canvases, reward_sets))
     if canvas_dir is not None:
@@ -376,6 +389,7 @@ def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:
         samples=cfg.samples, seed=cfg.seed,
         generation=plain["generation"], chat_template_kwargs=plain["chat_template_kwargs"],
         render=instantiate(cfg.renderer), episode=instantiate(cfg.task.episode),
+        conversation=instantiate(cfg.task.conversation),
         canvas_dir=out_dir / "canvases", dtype=cfg.model.dtype,
     )  # fmt: skip
     summary = write_report(table, out_dir, f"evaluate {model_path}", out_dir / "canvases")

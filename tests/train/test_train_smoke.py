@@ -15,10 +15,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import torch
+from hydra import compose, initialize_config_dir
+from omegaconf import OmegaConf
 from safetensors.torch import load_file
 from train_helpers import CACHE, REPO, mlflow_client, run_training, train_command
 
-from watercolor.policy.tiny import SMOKE, ensure_tiny_model
+from watercolor.config import CONF_DIR, model_source
+from watercolor.policy.tiny import SMOKE, cache_dir
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -34,9 +37,16 @@ def artifact_paths(client, run_id: str, path: str = "") -> list[str]:
     return found
 
 
+def started_from(run_dir: Path) -> Path:
+    """The model a run started from, by its own resolved config (Hydra's .hydra/config.yaml)."""
+    return Path(model_source(OmegaConf.load(run_dir / ".hydra" / "config.yaml").model))
+
+
 def test_smoke_run_trains_and_logs_everything(tmp_path):
     run_training(tmp_path, "reward=fine_grained")
-    before = weights(ensure_tiny_model(SMOKE, CACHE, progress=False))
+    start = started_from(tmp_path / "run")
+    assert start == cache_dir(SMOKE, CACHE)  # debug=smoke trains tiny.SMOKE itself
+    before = weights(start)
     after = weights(tmp_path / "run" / "final")
     changed = [k for k in before if k in after and not torch.equal(before[k], after[k])]
     assert changed, "GRPO did not change a single weight"
@@ -116,3 +126,25 @@ def test_resume_after_interruption(tmp_path):
     (run,) = client.search_runs(client.get_experiment_by_name("watercolor").experiment_id)
     steps = [m.step for m in client.get_metric_history(run.info.run_id, "reward")]
     assert max(steps) == 4 and (tmp_path / "run" / "final").is_dir()
+
+
+EXPERIMENTS = sorted(p.stem for p in (CONF_DIR / "experiment").glob("*.yaml"))
+
+
+def smoke_overrides(experiment: str) -> list[str]:
+    """One job of the experiment's sweep (each swept parameter's first value), one step; a
+    study callback, if it has one, on one prompt and one sample."""
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose("train", [f"experiment={experiment}"], return_hydra_config=True)
+    params = cfg.hydra.sweeper.params or {}
+    overrides = [f"hydra.sweeper.params.{k}={str(v).split(',')[0]}" for k, v in params.items()]
+    if "study" in (cfg.hydra.callbacks or {}):
+        overrides += ["hydra.callbacks.study.num_prompts=1", "hydra.callbacks.study.samples=1"]
+    return [f"experiment={experiment}", "trainer.max_steps=1", *overrides]
+
+
+@pytest.mark.parametrize("experiment", EXPERIMENTS)
+def test_every_experiment_smoke_runs(tmp_path, experiment):
+    # As lightning-hydra-template does: every conf/experiment/ config, as written, at smoke scale.
+    run_training(tmp_path, *smoke_overrides(experiment), multirun=True)
+    assert len(list((tmp_path / "sweep").glob("*/final/model.safetensors"))) == 1

@@ -1,0 +1,30 @@
+"""`evaluate` asks and paints as the configured task says (conf/task), not as painting does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from watercolor.evaluate import configured, generate_samples
+from watercolor.policy.loading import load_policy
+from watercolor.policy.tiny import SMOKE, ensure_tiny_model
+
+CACHE = Path(__file__).resolve().parents[2] / "outputs" / "cache"
+
+
+def test_the_prompt_messages_are_the_tasks():
+    model, tokenizer = load_policy(ensure_tiny_model(SMOKE, CACHE, progress=False))
+    asked = []
+
+    def conversation(prompt: str) -> list[dict]:  # another task's: no system prompt
+        asked.append(prompt)
+        return [{"role": "user", "content": prompt}]
+
+    generate_samples(model, tokenizer, ["draw a kite"], samples=1, progress=False,
+                     generation={"max_new_tokens": 2}, conversation=conversation)  # fmt: skip
+    assert asked == ["draw a kite"]
+
+
+def test_without_hydra_the_defaults_are_the_configured_ones():
+    assert configured("renderer").pixel_density == 0.5  # conf/renderer, not RenderConfig's 1.0
+    messages = configured("task.conversation")("paint a red koi")
+    assert messages[0]["role"] == "system" and messages[-1]["content"] == "paint a red koi"
