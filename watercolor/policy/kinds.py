@@ -13,7 +13,7 @@ are written for the task's held-out prompts, rendered once each with the trainin
 by every set, as `watercolor.evaluate` does for a model's replies.
 
 With `--model`, it samples that model on the held-out prompts at the training temperature
-(`conf/model/tiny.yaml`'s sampler settings, system prompt included, as GRPO samples) and reports
+(the trainer group's sampler settings, system prompt included, as GRPO samples) and reports
 the share of replies that pass the task's static gate and the kinds they read as
 (`reply_kind`): the warm start's untrained proportions, the starting point of every study.
 """
