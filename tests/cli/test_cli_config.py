@@ -11,23 +11,13 @@ from dataclasses import replace
 
 import pytest
 from hydra.utils import instantiate
+from test_cli_contracts import WATERCOLOUR  # a layered wash reply (tests/cli is on sys.path)
 
 from watercolor import score
 from watercolor.config import compose_train
 from watercolor.render import __main__ as render_command
 from watercolor.render import cli
 from watercolor.tasks.painting.gate import ANCHOR_BRUSH_METHODS
-
-WATERCOLOUR = """```js
-function setup() {
-  createCanvas(600, 600, WEBGL);
-  background("#f4ecd8");
-  brush.scaleBrushes(3);
-  brush.noStroke();
-  brush.fill("#e07a8f", 150);
-  brush.circle(-40, -20, 140);
-}
-```"""
 
 
 def composed(*argv: str, extra: tuple[str, ...] = ()):
