@@ -10,14 +10,17 @@ The run id is written to `<run_dir>/mlflow_run_id`, so a resumed job logs into t
 a run another live job is still logging into is never resumed by accident (see `mlflow_run`).
 Per step: TRL's metrics (reward, `rewards/<component>/mean`, completion length, ...) and ours
 (`components/<name>`, `violations/<code>`, `execution_rate`, `render_s`). Every `every` steps:
-a grid PNG of the group's canvases, each canvas PNG, each sketch as `.js` and a rollouts
-table (step, prompt, reward, components, status). Why not transformers' `MLflowCallback`: see
-`watercolor.mlflow_callback`.
+a grid PNG of the group's canvases, each canvas PNG, each sketch as `.js` and the rows of the
+run's rollouts table (`mlflow.log_table`: step, canvas image, reward, status, violations,
+components, prompt, reply), which the MLflow UI shows with each canvas beside its reply. Runs
+are named by reward set, seed and start time, in an experiment marked as holding training runs.
+Why not transformers' `MLflowCallback`: see `watercolor.mlflow_callback`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import datetime
 import io
 import json
 import math
@@ -37,6 +40,12 @@ if TYPE_CHECKING:  # the reward adapter's batch type; tracking itself needs no T
     from watercolor.rewards.trl_adapter import Rollouts
 
 RUN_ID_FILE = "mlflow_run_id"
+# The experiment kind the MLflow UI reads (3.x): "Machine learning", whose page lists runs with
+# their metric charts, rather than "GenAI apps & agents", whose "Evaluation runs" view hid ours.
+# The UI infers and writes this tag itself when it is missing; MLflow's Python API has no
+# constant or setter for it, so we set the tag by its name.
+KIND_TAG = "mlflow.experimentKind"
+EXPERIMENT_KIND = {KIND_TAG: "custom_model_development"}
 
 
 def tracking_uri(default: str) -> str:
@@ -48,14 +57,23 @@ def tracking_uri(default: str) -> str:
 
 
 def experiment_id(name: str, artifact_root: str | None) -> str:
-    """The id of experiment `name`, created with an explicit artifact location if new."""
+    """The id of experiment `name` (created with an explicit artifact location if new), marked
+    as holding training runs."""
     found = mlflow.get_experiment_by_name(name)
-    if found is not None:
-        return found.experiment_id
-    location = None
-    if artifact_root:
-        location = Path(artifact_root, name).resolve().as_uri()
-    return mlflow.create_experiment(name, artifact_location=location)
+    if found is None:
+        location = Path(artifact_root, name).resolve().as_uri() if artifact_root else None
+        return mlflow.create_experiment(name, artifact_location=location, tags=EXPERIMENT_KIND)
+    if found.tags.get(KIND_TAG) != EXPERIMENT_KIND[KIND_TAG]:
+        mlflow.MlflowClient().set_experiment_tag(
+            found.experiment_id, KIND_TAG, EXPERIMENT_KIND[KIND_TAG]
+        )
+    return found.experiment_id
+
+
+def run_name(reward_set: str, seed: int, started: datetime.datetime | None = None) -> str:
+    """How the MLflow UI lists a training run: its reward set, seed and start time."""
+    started = started or datetime.datetime.now()
+    return f"{reward_set} seed {seed} {started:%Y-%m-%d %H:%M:%S}"
 
 
 class PrepareStore(Callback):
@@ -94,7 +112,8 @@ def mlflow_run(
     run_id = id_file.read_text().strip() if id_file.is_file() else None
     if run_id is not None and not resume_running:
         _refuse_live_run(run_id, id_file)
-    with mlflow.start_run(run_id=run_id, experiment_id=exp, run_name=run_name) as run:
+    name = run_name if run_id is None else None  # a resumed run keeps its name
+    with mlflow.start_run(run_id=run_id, experiment_id=exp, run_name=name) as run:
         if run_id is None:
             _claim(id_file, run.info.run_id)
             mlflow.log_params({k: _param(v) for k, v in params.items()})
@@ -155,25 +174,42 @@ def canvas_grid(canvases: list[Canvas], tile: int = 200) -> Image.Image:
 
 
 def rollout_rows(rollouts: Rollouts) -> list[dict]:
-    """One row per completion: step, prompt, reward, status, violations and components."""
+    """One row per completion: step, its canvas (a PIL image; grey if it painted nothing),
+    reward, status, violations, each component (`c.<name>`), prompt, reply and errors."""
     rows = []
     for i, (canvas, score) in enumerate(zip(rollouts.canvases, rollouts.scores, strict=True)):
         row = {
             "step": rollouts.step,
             "index": i,
-            "prompt": rollouts.prompts[i],
+            "canvas": canvas_image(canvas),
             "reward": score.total,
             "status": str(canvas.status),
             "violations": ",".join(canvas.violations),
+        }
+        row |= {f"c.{k}": v for k, v in score.components.items()}
+        rows.append(row | {
+            "prompt": rollouts.prompts[i],
+            "reply": rollouts.replies[i],
             "errors": " | ".join(canvas.errors)[:500],
             "completion_chars": len(rollouts.replies[i]),
-        }
-        rows.append(row | {f"c.{k}": v for k, v in score.components.items()})
+        })  # fmt: skip
     return rows
 
 
+def canvas_image(canvas: Canvas, placeholder: int = 64) -> Image.Image:
+    """The canvas as an RGB image, or a grey square when the sketch painted nothing."""
+    if canvas.png is None:
+        return Image.new("RGB", (placeholder, placeholder), (128, 128, 128))
+    with Image.open(io.BytesIO(canvas.png)) as image:
+        return image.convert("RGB")
+
+
 def log_rollouts(rollouts: Rollouts) -> None:
-    """Grid, canvases, sketches and the rollouts table of one step, into the active run."""
+    """Grid, canvases, sketches and the rollouts table of one step, into the active run.
+
+    The table (`rollouts.json`, one for the run, each logged step appended) is an MLflow table
+    with an image column: the run's Artifacts tab shows each canvas beside its reply and scores.
+    """
     folder = f"rollouts/step_{rollouts.step:05d}"
     mlflow.log_image(canvas_grid(rollouts.canvases), f"{folder}/grid.png")
     for i, canvas in enumerate(rollouts.canvases):

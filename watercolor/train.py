@@ -36,7 +36,7 @@ from watercolor.render.painters import Episode, LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.trl_adapter import Painter, RolloutScorer
 from watercolor.rollout import OverlappedRollout
-from watercolor.tracking import flatten, mlflow_run
+from watercolor.tracking import flatten, mlflow_run, run_name
 
 
 def build_dataset(task: DictConfig, split_key: str = "train_prompts") -> Dataset:
@@ -110,14 +110,15 @@ def main(cfg: DictConfig) -> float:
         report_to="none",
     )
     params = flatten(OmegaConf.to_container(cfg, resolve=True))
+    tags = run_tags(cfg.seed)
     with mlflow_run(
         cfg.tracking.uri,
         cfg.tracking.experiment,
         params=params,
-        tags=run_tags(cfg.seed),
+        tags=tags,
         run_dir=run_dir,
         artifact_root=cfg.tracking.artifacts,
-        run_name=run_dir.name,
+        run_name=run_name(tags["reward"], cfg.seed),  # set, seed and start time
         resume_running=cfg.resume,  # a killed job's run is still RUNNING; resume=true asks
     ):
         trainer = GRPOTrainer(

@@ -1,0 +1,68 @@
+"""What a person sees of a training run in MLflow (issue 11 item 7): the experiment is a
+"Machine learning" one (runs and charts, not the GenAI "Evaluation runs" view), the run is named
+by reward set, seed and time, and each logged step's rollouts are an MLflow table whose canvas
+column holds images. Real MLflow (sqlite store); tests/train/test_mlflow_ui.py opens the UI."""
+
+import datetime
+import json
+import sys
+from pathlib import Path
+
+import mlflow
+import pytest
+from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "analysis"))
+from analysis_helpers import rollouts  # noqa: E402  (synthetic scored steps, shared)
+
+from watercolor.tracking import KIND_TAG, log_rollouts, mlflow_run, run_name  # noqa: E402
+
+
+@pytest.fixture
+def client(tmp_path, monkeypatch) -> mlflow.MlflowClient:
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    return mlflow.MlflowClient(f"sqlite:///{tmp_path}/mlflow.db")
+
+
+def logged_run(client, tmp_path, steps=(1, 2)) -> str:
+    with mlflow_run(client.tracking_uri, "ui", params={"seed": 3}, tags={"reward": "gated"},
+                    run_dir=tmp_path / "job", artifact_root=str(tmp_path / "art"),
+                    run_name=run_name("gated", 3)) as run:  # fmt: skip
+        for step in steps:
+            log_rollouts(rollouts(step, ["gate_pass", "coverage"]))
+    return run.info.run_id
+
+
+def test_runs_are_training_runs_named_by_set_seed_and_time(client, tmp_path):
+    run = client.get_run(logged_run(client, tmp_path, steps=()))
+    assert client.get_experiment(run.info.experiment_id).tags[KIND_TAG] == (
+        "custom_model_development"  # the UI's "Machine learning" kind
+    )
+    assert run.info.run_name.startswith("gated seed 3 ")
+    started = datetime.datetime.strptime(run.info.run_name[-19:], "%Y-%m-%d %H:%M:%S")
+    assert abs(datetime.datetime.now() - started) < datetime.timedelta(minutes=5)
+
+
+def test_an_experiment_the_ui_took_for_genai_is_marked_as_training(client, tmp_path):
+    experiment = client.create_experiment("ui", tags={KIND_TAG: "genai_development"})
+    logged_run(client, tmp_path, steps=())
+    assert client.get_experiment(experiment).tags[KIND_TAG] == "custom_model_development"
+
+
+def test_each_steps_rollouts_are_a_table_with_canvas_images(client, tmp_path):
+    run_id = logged_run(client, tmp_path)
+    local = client.download_artifacts(run_id, "rollouts.json", str(tmp_path))
+    table = json.loads(Path(local).read_text())
+    columns = table["columns"]
+    rows = [dict(zip(columns, row, strict=True)) for row in table["data"]]
+    assert columns[:6] == ["step", "index", "canvas", "reward", "status", "violations"]
+    assert {"c.gate_pass", "c.coverage", "prompt", "reply", "errors"} <= set(columns)
+    assert [(r["step"], r["index"]) for r in rows] == [(s, i) for s in (1, 2) for i in range(4)]
+    painted, refused = rows[4], rows[7]
+    assert painted["reply"] == "```js\n// reply 0 at step 2\n```" and painted["c.coverage"] == 0.5
+    assert refused["status"] == "violation" and refused["violations"] == "no_setup"
+    for row, colour in ((painted, (60, 120, 200)), (refused, (128, 128, 128))):
+        assert row["canvas"]["type"] == "image"  # what the UI draws as a picture
+        local = client.download_artifacts(run_id, row["canvas"]["filepath"], str(tmp_path))
+        with Image.open(local) as image:
+            assert image.convert("RGB").getpixel((5, 5)) == colour
