@@ -41,6 +41,9 @@ from watercolor.canvas import Canvas, Status
 from watercolor.render.harness import CONTENT_SECURITY_POLICY, HARNESS_URL, harness_html
 
 LOAD_TIMEOUT_S = 15.0
+# Opening a page (context, page, harness): Playwright's new_page has no timeout of its own and,
+# on a browser killed a moment before, was seen never to answer.
+OPEN_TIMEOUT_S = LOAD_TIMEOUT_S + 5.0
 STOP_S = 2.0  # how long a time-out waits for the sketch's script to be terminated
 POLL_S = 0.1  # how often a run checks its budget
 RUN_IN_PAGE = "options => window.__watercolor.run(options)"
@@ -76,7 +79,18 @@ class WarmPage:
 
     @classmethod
     async def open(cls, browser: Browser, size: int) -> WarmPage:
-        """A new context + page with the harness loaded."""
+        """A new context + page with the harness loaded, within OPEN_TIMEOUT_S."""
+        opening = asyncio.ensure_future(cls._open(browser, size))
+        done, _ = await asyncio.wait({opening}, timeout=OPEN_TIMEOUT_S)
+        if not done:  # left to finish or fail on its own: its clean-up may hang as well
+            opening.cancel()
+            if not browser.is_connected():
+                raise BrowserGone(f"opening a page took over {OPEN_TIMEOUT_S:g} s")
+            raise HarnessBroken(f"opening a page took over {OPEN_TIMEOUT_S:g} s")
+        return opening.result()
+
+    @classmethod
+    async def _open(cls, browser: Browser, size: int) -> WarmPage:
         try:
             context = await browser.new_context(
                 viewport={"width": size, "height": size},
