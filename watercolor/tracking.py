@@ -13,7 +13,14 @@ Per step: TRL's metrics (reward, `rewards/<component>/mean`, completion length, 
 a grid PNG of the group's canvases, each canvas PNG, each sketch as `.js` and the rows of the
 run's rollouts table (`mlflow.log_table`: step, canvas image, reward, status, violations,
 components, prompt, reply), which the MLflow UI shows with each canvas beside its reply. Runs
-are named by reward set, seed and start time, in an experiment marked as holding training runs.
+are named by reward set, seed and start time.
+
+MLflow 3.17's UI opens in its GenAI mode whatever the experiment holds: the mode is a setting
+of the browser (the "Model training" switch, or `?workflowType=machine_learning` in the URL),
+which no run or experiment tag changes (the UI ignores `mlflow.experimentKind` in 3.17). Its
+run charts come in sections by metric prefix, alphabetically, with unprefixed metrics such as
+`reward` last; no public API sets that layout, so we keep TRL's metric names.
+
 Why not transformers' `MLflowCallback`: see `watercolor.mlflow_callback`.
 """
 
@@ -40,12 +47,6 @@ if TYPE_CHECKING:  # the reward adapter's batch type; tracking itself needs no T
     from watercolor.rewards.trl_adapter import Rollouts
 
 RUN_ID_FILE = "mlflow_run_id"
-# The experiment kind the MLflow UI reads (3.x): "Machine learning", whose page lists runs with
-# their metric charts, rather than "GenAI apps & agents", whose "Evaluation runs" view hid ours.
-# The UI infers and writes this tag itself when it is missing; MLflow's Python API has no
-# constant or setter for it, so we set the tag by its name.
-KIND_TAG = "mlflow.experimentKind"
-EXPERIMENT_KIND = {KIND_TAG: "custom_model_development"}
 
 
 def tracking_uri(default: str) -> str:
@@ -57,17 +58,14 @@ def tracking_uri(default: str) -> str:
 
 
 def experiment_id(name: str, artifact_root: str | None) -> str:
-    """The id of experiment `name` (created with an explicit artifact location if new), marked
-    as holding training runs."""
+    """The id of experiment `name`, created with an explicit artifact location if new."""
     found = mlflow.get_experiment_by_name(name)
-    if found is None:
-        location = Path(artifact_root, name).resolve().as_uri() if artifact_root else None
-        return mlflow.create_experiment(name, artifact_location=location, tags=EXPERIMENT_KIND)
-    if found.tags.get(KIND_TAG) != EXPERIMENT_KIND[KIND_TAG]:
-        mlflow.MlflowClient().set_experiment_tag(
-            found.experiment_id, KIND_TAG, EXPERIMENT_KIND[KIND_TAG]
-        )
-    return found.experiment_id
+    if found is not None:
+        return found.experiment_id
+    location = None
+    if artifact_root:
+        location = Path(artifact_root, name).resolve().as_uri()
+    return mlflow.create_experiment(name, artifact_location=location)
 
 
 def run_name(reward_set: str, seed: int, started: datetime.datetime | None = None) -> str:

@@ -1,0 +1,104 @@
+"""The MLflow UI, served on loopback and opened in real Chromium, shows a training run's rollouts
+table with each canvas as a picture beside its reply (issue 11 item 7).
+
+The run is logged by `watercolor.tracking.log_rollouts`, as training logs each step, from
+synthetic scored steps (tests/analysis/analysis_helpers.py) rather than a smoke training run,
+which would add minutes on two cores and logs through the same function. Chromium is Debian's
+(/usr/bin/chromium; Playwright's own browser download does not work here), launched with the
+renderer's flags minus the host-resolver rule that makes every address unreachable.
+"""
+
+import io
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from PIL import Image
+from playwright.async_api import async_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "analysis"))
+from analysis_helpers import rollouts  # noqa: E402  (synthetic scored steps, shared)
+
+from watercolor.render.browser import chromium_executable, chromium_flags  # noqa: E402
+from watercolor.tracking import log_rollouts, mlflow_run, run_name  # noqa: E402
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+MLFLOW = Path(sys.executable).with_name("mlflow")
+
+
+@pytest.fixture
+def logged(tmp_path) -> dict:
+    """A run with two logged steps in a fresh sqlite store: {uri, experiment, run, name}."""
+    uri, name = f"sqlite:///{tmp_path}/mlflow.db", run_name("gated", 0)
+    with mlflow_run(uri, "ui", params={"seed": 0}, tags={"reward": "gated"},
+                    run_dir=tmp_path / "job", artifact_root=str(tmp_path / "art"),
+                    run_name=name) as run:  # fmt: skip
+        for step in (1, 2):
+            log_rollouts(rollouts(step, ["gate_pass", "coverage"]))
+    return {"uri": uri, "experiment": run.info.experiment_id, "run": run.info.run_id, "name": name}
+
+
+@pytest.fixture
+def ui(logged, tmp_path, monkeypatch):
+    """`mlflow server` on 127.0.0.1 over that store; yields its base URL."""
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = os.environ | {"MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false"}  # no job workers
+    command = [str(MLFLOW), "server", "--backend-store-uri", logged["uri"],
+               "--host", "127.0.0.1", "--port", str(port), "--workers", "1"]  # fmt: skip
+    with open(tmp_path / "server.log", "w") as log:
+        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                  start_new_session=True)  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while not _healthy(base):
+            assert server.poll() is None, (tmp_path / "server.log").read_text()[-2000:]
+            assert time.monotonic() < deadline, "mlflow server did not start in 90 s"
+            time.sleep(0.5)
+        yield base
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)  # the server and its uvicorn workers
+        server.wait(timeout=30)
+
+
+def _healthy(base: str) -> bool:
+    try:
+        return httpx.get(f"{base}/health", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+async def test_the_ui_lists_the_run_and_shows_its_canvases_in_the_rollouts_table(ui, logged):
+    flags = [f for f in chromium_flags(js_heap_mb=1024) if not f.startswith("--host-resolver")]
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=chromium_executable(None), args=flags, headless=True
+        )
+        try:
+            page = await browser.new_page(viewport={"width": 1400, "height": 1000})
+            experiment = f"{ui}/#/experiments/{logged['experiment']}"
+            await page.goto(f"{experiment}?workflowType=machine_learning")  # the training view
+            await page.get_by_text(logged["name"]).first.wait_for(timeout=60_000)
+
+            await page.goto(f"{experiment}/runs/{logged['run']}/artifacts/rollouts.json")
+            canvas = page.locator('img[src*="get-artifact?path=table_images"]').first
+            await canvas.wait_for(timeout=60_000)
+            await page.get_by_text("// reply 0 at step 1").first.wait_for(timeout=10_000)
+            await page.wait_for_function(
+                "img => img.complete && img.naturalWidth > 0", arg=await canvas.element_handle()
+            )
+            shown = await page.request.get(await canvas.evaluate("img => img.src"))
+            picture = Image.open(io.BytesIO(await shown.body())).convert("RGB")
+        finally:
+            await browser.close()
+    red, green, blue = picture.getpixel((picture.width // 2, picture.height // 2))
+    assert abs(red - 60) < 12 and abs(green - 120) < 12 and abs(blue - 200) < 12  # canvas 0
