@@ -27,9 +27,9 @@ training pixel density (`conf/renderer/local.yaml`).
 decode included) next to that canvas's render time: `score_to_render` (goal <= 0.05).
 
 `train` runs the same few GRPO steps of the tiny default (`--smoke`: the smoke model) twice as
-`python -m watercolor.train` in scratch directories: `sequential` (`overlap_rendering=false`:
-generate the batch, then paint it) and `overlapped` (each reply painted as soon as it is
-generated, watercolor/rollout.py). Each step's wall time is split into generation, the render +
+`python -m watercolor.train` in scratch directories: `sequential` (`overlap_rendering=false`, the
+default: TRL generates the batch, then the rewards paint it) and `overlapped` (the opt-in
+watercolor/rollout.py: each reply painted as soon as it is generated). Each step's wall time is split into generation, the render +
 score time the trainer still waited for after generation (`reward_wait_s`) and the rest
 (optimisation, logging); `render_score_fraction` is that wait over the step (goal <= 0.25 on
 CPU; the anchor: 0.70-0.80) and `overlap_speedup` the sequential step time over the overlapped

@@ -1,7 +1,14 @@
-"""Generation for GRPO that starts painting each reply the moment it is finished.
+"""Generation for GRPO that starts painting each reply the moment it is finished (opt-in).
 
     >>> rollout = OverlappedRollout(scorer, overlap=True)
     >>> GRPOTrainer(..., rollout_func=rollout)
+
+By default (`overlap_rendering=false`) TRL's GRPOTrainer generates on its own and this module
+only times it (`GenerationClock`). `overlap_rendering=true` opts in to `OverlappedRollout`. TRL
+has no public hook for "a row of the batch has finished", so it re-implements TRL's transformers
+generation step through TRL internals: `trainer._tokenize_prompts`, `trainer.model_wrapped`,
+`trl.trainer.utils.pad` and the experimental `rollout_func` argument. A TRL upgrade can break it;
+the default path does not use it.
 
 TRL generates the whole batch and only then calls the reward functions, so the browser idles
 while the model writes and the model idles while the browser paints. Replies finish at very
@@ -14,8 +21,7 @@ criterion that never stops generation but hands every row that has just emitted 
 calls the reward functions, the scorer awaits the renders already under way (a reply that was
 cut off at `max_completion_length` is painted then, as before).
 
-With `overlap=False` it generates the same way and prefetches nothing: the sequential
-baseline that `python -m watercolor.bench train` measures against. Either way it records the
+With `overlap=False` it generates the same way and prefetches nothing. Either way it records the
 generation wall time, which the scorer logs as `generation_s`.
 
 Only for the `hf` sampler: with vLLM, generation happens outside this process (see
@@ -28,11 +34,22 @@ import time
 from collections.abc import Callable
 
 import torch
-from transformers import StoppingCriteria, StoppingCriteriaList
+from transformers import StoppingCriteria, StoppingCriteriaList, TrainerCallback
 from trl.models import unwrap_model_for_generation
 from trl.trainer.utils import pad
 
 from watercolor.rewards.trl_adapter import RolloutScorer
+
+
+class GenerationClock(TrainerCallback):
+    """Tells the scorer when each training step starts: TRL's own generation comes first in a
+    step, then the rewards call, so the scorer logs the time between as `generation_s`."""
+
+    def __init__(self, scorer: RolloutScorer) -> None:
+        self.scorer = scorer
+
+    def on_step_begin(self, args, state, control, **kwargs) -> None:
+        self.scorer.note_step_start()
 
 
 class FinishedRows(StoppingCriteria):

@@ -30,12 +30,12 @@ from trl import GRPOConfig, GRPOTrainer
 
 from watercolor.config import model_source
 from watercolor.mlflow_callback import RolloutLogger
-from watercolor.policy.loading import load_policy
+from watercolor.policy.loading import load_policy, lora_config
 from watercolor.policy.tiny import idle_cores
 from watercolor.render.painters import Episode, LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.trl_adapter import Painter, RolloutScorer
-from watercolor.rollout import OverlappedRollout
+from watercolor.rollout import GenerationClock, OverlappedRollout
 from watercolor.tracking import flatten, mlflow_run, run_name
 
 
@@ -46,9 +46,11 @@ def build_dataset(task: DictConfig, split_key: str = "train_prompts") -> Dataset
 
 
 def build_policy(model: DictConfig):
-    """(model, tokenizer): builds the tiny default on first use, or loads a hub id / path."""
-    lora = OmegaConf.to_container(model.lora) if model.lora else None
-    return load_policy(model_source(model), lora=lora, dtype=model.dtype)
+    """(model, tokenizer, peft_config): builds the tiny default on first use, or loads a hub
+    id / path; `model.lora` becomes the LoraConfig TRL attaches (GRPOTrainer's peft_config)."""
+    policy, tokenizer = load_policy(model_source(model), dtype=model.dtype)
+    lora = lora_config(OmegaConf.to_container(model.lora)) if model.lora else None
+    return policy, tokenizer, lora
 
 
 def build_painter(renderer: DictConfig, episode: Episode) -> Painter:
@@ -83,7 +85,7 @@ def main(cfg: DictConfig) -> float:
     run_dir = Path(HydraConfig.get().runtime.output_dir)
     torch.set_num_threads(cfg.threads or idle_cores())
     set_seed(cfg.seed)
-    model, tokenizer = build_policy(cfg.model)
+    model, tokenizer, peft_config = build_policy(cfg.model)
     dataset = build_dataset(cfg.task)
     painter = build_painter(cfg.renderer, instantiate(cfg.task.episode))
     logger = RolloutLogger(every=cfg.tracking.log_canvases_every)
@@ -96,12 +98,9 @@ def main(cfg: DictConfig) -> float:
         on_batch=logger.record,
     )
     reward_funcs, reward_weights = scorer.reward_functions()
-    # TRL generates (vLLM samplers), or we do, painting each reply as it finishes (hf).
-    rollout = (
-        None
-        if cfg.trainer.get("use_vllm")
-        else OverlappedRollout(scorer, overlap=cfg.overlap_rendering)
-    )
+    # TRL generates; with overlap_rendering (hf sampler only) we do, painting as replies end.
+    overlap = cfg.overlap_rendering and not cfg.trainer.get("use_vllm")
+    rollout = OverlappedRollout(scorer) if overlap else None
     args = GRPOConfig(
         **trainer_kwargs,
         output_dir=str(run_dir),
@@ -127,8 +126,9 @@ def main(cfg: DictConfig) -> float:
             reward_funcs=reward_funcs,
             args=args,
             train_dataset=dataset,
-            callbacks=[logger],
+            callbacks=[logger, GenerationClock(scorer)],
             rollout_func=rollout,
+            peft_config=peft_config,
         )
         checkpoint = get_last_checkpoint(str(run_dir)) if cfg.resume else None
         try:

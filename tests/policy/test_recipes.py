@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from hydra.utils import instantiate
-from peft import PeftModel
+from peft import PeftModel, get_peft_model
 from transformers import Qwen3_5ForConditionalGeneration, Qwen3_5MoeForConditionalGeneration
 
 from watercolor.config import CONF_DIR, compose_train, model_source
@@ -82,7 +82,8 @@ def test_a_target_node_is_built(tmp_path):
 def test_recipe_lora_reaches_the_experts_not_the_vision_tower(random_recipe_model):
     recipe, path = random_recipe_model
     cfg = compose_train([f"model={recipe}", f"model.name_or_path={path}", "model.dtype=float32"])
-    model, tokenizer = build_policy(cfg.model)
+    base, _, peft_config = build_policy(cfg.model)
+    model = get_peft_model(base, peft_config)  # what GRPOTrainer(peft_config=...) does with it
     assert isinstance(model, PeftModel)
     assert type(model.get_base_model()) is RECIPES[recipe][1]
     reach = lora_reach(model)

@@ -118,3 +118,23 @@ async def test_prefetched_replies_are_painted_once_and_counted(config):
     assert CountingPainter.calls == 5  # 4 completions (2 of them ahead) + the unused one
     assert logged["prefetched"] == 0.5 and logged["generation_s"] == 1.5
     assert outputs[0][0] is not None and outputs[0][0] > 0  # the prefetched canvas was scored
+
+
+async def test_trl_own_generation_is_timed_from_the_step_start(config):
+    from watercolor.rollout import GenerationClock  # torch and TRL: only here
+
+    painter = LocalPainter(config, paint)
+    logged = {}
+    scorer = RolloutScorer(reward_set("gated"), painter, num_generations=4)
+    funcs, _ = scorer.reward_functions()
+    try:
+        GenerationClock(scorer).on_step_begin(args=None, state=None, control=None)
+        await asyncio.sleep(0.3)  # TRL generating the batch
+        await asyncio.gather(*(
+            f(prompts=PROMPTS, completions=COMPLETIONS, log_metric=logged.__setitem__)
+            for f in funcs
+        ))  # fmt: skip
+    finally:
+        await painter.close()
+    assert 0.3 <= logged["generation_s"] < 3
+    assert logged["prefetched"] == 0.0

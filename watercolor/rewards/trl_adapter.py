@@ -20,7 +20,9 @@ it out of the group baseline instead of scoring a fake 0.
 `prefetch(reply, loop)` starts painting a reply before TRL asks for its reward (called by
 `watercolor.rollout.OverlappedRollout` as each reply finishes generating); the batch then
 awaits that render instead of starting another. `prefetched` (the share of a batch's canvases
-that were painted ahead) and `generation_s` (from `note_generation`) are logged with the rest.
+that were painted ahead) and `generation_s` are logged with the rest: the rollout's own
+generation time (`note_generation`), or, when TRL generates, the time from the step's start
+(`note_step_start`, from `watercolor.rollout.GenerationClock`) to the rewards call.
 """
 
 from __future__ import annotations
@@ -90,6 +92,7 @@ class RolloutScorer:
         self._codes: set[str] = set()  # every violation code seen so far in this run
         self._ahead: dict[str, list[concurrent.futures.Future]] = {}  # reply -> renders under way
         self._generation_s: float | None = None
+        self._step_started: float | None = None
 
     def prefetch(self, reply: str, loop: asyncio.AbstractEventLoop) -> None:
         """Start painting `reply` now, on `loop` (TRL's reward loop), from any thread."""
@@ -99,6 +102,11 @@ class RolloutScorer:
     def note_generation(self, seconds: float) -> None:
         """The wall time of the generation whose replies the next batch scores (logged once)."""
         self._generation_s = seconds
+
+    def note_step_start(self) -> None:
+        """A training step starts (TRL generates, then asks for rewards): unless the rollout
+        reports its generation time itself, it is taken as the time until the rewards call."""
+        self._step_started = time.perf_counter()
 
     def reward_functions(self) -> tuple[list[Callable], list[float]]:
         """TRL reward functions (named after the components) and their `reward_weights`."""
@@ -146,6 +154,9 @@ class RolloutScorer:
 
     async def _score(self, step: int, prompts, replies: Sequence[str], kwargs) -> Rollouts:
         started = time.perf_counter()
+        if self._generation_s is None and self._step_started is not None:
+            self._generation_s = started - self._step_started
+        self._step_started = None
         texts = [prompt_text(p) for p in prompts]
         painted = await asyncio.gather(*(self._canvas(r) for r in replies))
         canvases = [canvas for canvas, _ in painted]
