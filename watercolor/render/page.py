@@ -291,8 +291,12 @@ async def _watch(
         if cpu_s is not None and cpu_s() >= limit_s:
             return f"the sketch ran past its {limit_s:g} s time limit (CPU time of its browser)"
         if deadline is not None and loop.time() >= deadline:
-            what = "time limit" if cpu_s is None else "wall-clock limit"
-            return f"the sketch ran past the {wall_limit:g} s {what}"
+            if cpu_s is None:
+                return f"the sketch ran past the {wall_limit:g} s time limit"
+            return (
+                f"the sketch ran past the {wall_limit:g} s wall-clock backstop of its "
+                f"{limit_s:g} s time limit (the machine was too busy to give it that CPU)"
+            )
 
 
 async def _discard(future: asyncio.Future) -> None:
