@@ -121,6 +121,17 @@ def test_conf_values_of_a_dataclass_are_its_defaults_not_copies_that_part(option
             assert same, f"{path}.{name}: conf {value!r}, {target} default {expected!r}"
 
 
+@pytest.mark.parametrize("experiment", EXPERIMENTS)
+def test_experiment_composes_at_smoke_scale(experiment):
+    # The fast tier's share of tests/train/test_train_smoke.py::test_every_experiment_smoke_runs.
+    cfg = compose_with_hydra(f"experiment={experiment}", "debug=smoke")
+    assert cfg.hydra.mode.name == "MULTIRUN" and cfg.hydra.sweeper.params
+    GRPOConfig(output_dir="/tmp/watercolor-compose-check", **OmegaConf.to_container(cfg.trainer))
+    assert cfg.trainer.max_steps == 3 and cfg.hydra.runtime.choices.model == "tiny_smoke"
+    for node in (cfg.reward, cfg.renderer, cfg.task.episode, *cfg.hydra.callbacks.values()):
+        instantiate(node)
+
+
 def test_reweighting_from_the_command_line():
     cfg = compose_train(["reward=gated", "reward.components.coverage.weight=0"])
     assert instantiate(cfg.reward).weights["coverage"] == 0
