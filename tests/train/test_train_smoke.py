@@ -57,7 +57,7 @@ def test_smoke_run_trains_and_logs_everything(tmp_path):
     assert {"reward", "execution_rate", "rewards/coverage/mean", "components/coverage"} <= set(
         metrics
     )
-    # Replies are painted while the rest of the batch generates (watercolor/rollout.py).
+    # Generation and reward wall time, and the share painted ahead (0 unless overlap_rendering).
     assert {"generation_s", "prefetched", "reward_wall_s"} <= set(metrics)
     assert run.data.tags["reward"] == "fine_grained" and "debug=smoke" in run.data.tags["overrides"]
     assert run.data.params["trainer.num_generations"] == "4"
