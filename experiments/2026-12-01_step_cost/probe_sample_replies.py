@@ -1,9 +1,12 @@
-"""24 replies of a model (3 held-out prompts x 8, the training sampler's settings) into
-/tmp/replies.json.
+"""Replies of a model to held-out prompts, sampled as GRPO samples (the trainer group's settings,
+the task's system prompt): into /tmp/replies.json, and how many of each prompt's 8 are distinct
+(whether a render cache keyed by reply would save work: a run renders with one seed).
 
-    python experiments/2026-12-01_step_cost/probe_sample_replies.py outputs/cache/tiny-<hash>
+    python experiments/2026-12-01_step_cost/probe_sample_replies.py outputs/cache/tiny-<hash> \
+        [NUM_PROMPTS [SEED]]      # section 5: 10 0 for the distinct counts, 3 1 for the renders
 """
 
+import collections
 import json
 import sys
 from pathlib import Path
@@ -12,17 +15,19 @@ from hydra.utils import instantiate
 
 from watercolor.config import compose_train
 from watercolor.evaluate import generate_samples
+from watercolor.policy.kinds import training_sampler
 from watercolor.policy.loading import load_policy
 
+num_prompts = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
 cfg = compose_train([])
 model, tokenizer = load_policy(sys.argv[1])
-trainer = cfg.trainer
-generation = {
-    "max_new_tokens": trainer.max_completion_length,
-    "temperature": trainer.temperature,
-    "top_p": trainer.get("top_p", 1.0),
-    "top_k": trainer.get("top_k", 0),
-}
-prompts = instantiate(cfg.task.eval_prompts)[:3]
-samples = generate_samples(model, tokenizer, prompts, samples=8, seed=1, generation=generation)
+prompts = instantiate(cfg.task.eval_prompts)[:num_prompts]
+samples = generate_samples(
+    model, tokenizer, prompts, samples=8, seed=seed, generation=training_sampler(cfg.trainer)
+)
 Path("/tmp/replies.json").write_text(json.dumps([s.reply for s in samples]))
+groups = collections.defaultdict(set)
+for s in samples:
+    groups[s.prompt_index].add(s.reply)
+print("distinct replies per group of 8:", [len(g) for g in groups.values()])

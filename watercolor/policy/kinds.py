@@ -136,6 +136,17 @@ def markdown(stats: pd.DataFrame, rewards: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+def training_sampler(trainer: DictConfig) -> dict:
+    """`generate` settings that sample as GRPO does: the trainer group's temperature, top_p,
+    top_k and completion limit."""
+    return {
+        "max_new_tokens": trainer.max_completion_length,
+        "temperature": trainer.temperature,
+        "top_p": trainer.get("top_p", 1.0),
+        "top_k": trainer.get("top_k", 0),
+    }
+
+
 def model_kinds(
     model_dir: str, cfg: DictConfig, samples: int, num_prompts: int = 12, seed: int = 0
 ) -> pd.DataFrame:
@@ -146,16 +157,9 @@ def model_kinds(
     from watercolor.policy.loading import load_policy
 
     model, tokenizer = load_policy(model_dir)
-    trainer = cfg.trainer
-    generation = {
-        "max_new_tokens": trainer.max_completion_length,
-        "temperature": trainer.temperature,
-        "top_p": trainer.get("top_p", 1.0),
-        "top_k": trainer.get("top_k", 0),
-    }
     prompts = instantiate(cfg.task.eval_prompts)[:num_prompts]
     replies = generate_samples(model, tokenizer, prompts, samples=samples, seed=seed,
-                               generation=generation)  # fmt: skip
+                               generation=training_sampler(cfg.trainer))  # fmt: skip
     return pd.DataFrame(
         {"kind": reply_kind(s.reply), "tokens": s.tokens, "truncated": s.truncated} for s in replies
     )
