@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from hydra.core.hydra_config import HydraConfig
 from hydra.core.utils import JobReturn, JobStatus
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig
@@ -61,6 +62,9 @@ class Study(Callback):
         self.evaluate(config, overrides, job_dir / "evaluation")
 
     def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:
+        # No job is running now, so Hydra has no config set: `${hydra:runtime.cwd}` (the paths
+        # group) would not resolve. The sweep's own config is the one to resolve against.
+        HydraConfig.instance().set_config(config)
         sweep_dir = Path(config.hydra.sweep.dir)
         self.evaluate(config, shared_overrides(config.hydra), sweep_dir / "untrained_evaluation")
         if self.compare_runs:
