@@ -60,8 +60,12 @@ def ray_head(tmp_path) -> Iterator[str]:
         f"--port={port}", "--node-ip-address=127.0.0.1", "--num-cpus=3", "--num-gpus=0",
         "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={temp_dir}",
     ]  # fmt: skip
+    # Ray's workers inherit the head's environment: not a tracking URI that an earlier test's
+    # mlflow.set_tracking_uri left in os.environ (it sets the variable), which would win over the
+    # jobs' tracking.uri and send their runs to that test's store.
+    env = {k: v for k, v in os.environ.items() if k not in ("MLFLOW_TRACKING_URI", "RAY_ADDRESS")}
     with log.open("w") as out:
-        head = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
+        head = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env,
                                 start_new_session=True)  # fmt: skip
     try:
         deadline = time.monotonic() + 120
