@@ -28,22 +28,30 @@ FLOOD = sketch("""
   brush.fillBleed(0.4); brush.fillTexture(0.8, 0.5);
   for (let i = 0; i < 4000; i++) { brush.fill(120, 30, 50, 80); brush.rect(-128, -128, 256, 256); }
 """)
-HEADROOM = 1.3  # the limit, as a multiple of the sketch's own CPU time alone
+HEADROOM = 1.5  # the limit, as a multiple of the sketch's own CPU time alone
+# Busy loops beside it (in CI, three in the test's own session left its wall time under its
+# limit: the browser's session kept its share of the cores).
+BURNERS = 4
 
 
 def busy_cores(count: int) -> list[subprocess.Popen]:
-    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    # Each in its own session: with autogroup scheduling, CPU is shared between sessions first,
+    # and loops in the test's own session would only compete with the test.
+    return [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+        for _ in range(count)
+    ]
 
 
 async def test_a_heavy_sketch_keeps_its_verdict_under_load_and_beside_overruns():
     async with RenderPool(replace(TRAINING, time_limit_s=120)) as probe:
         alone = await probe.render(RICH, seed=3)
     assert alone.status == Status.OK, alone.errors
-    limit_s = HEADROOM * alone.timings["cpu_ms"] / 1000  # a sketch that needs ~77 % of its limit
+    limit_s = HEADROOM * alone.timings["cpu_ms"] / 1000  # a sketch that needs 2/3 of its limit
 
     async with RenderPool(replace(TRAINING, time_limit_s=limit_s)) as pool:
         again = await pool.render(RICH, seed=3)
-        burners = busy_cores(3)
+        burners = busy_cores(BURNERS)
         try:
             loaded = await pool.render(RICH, seed=3)
         finally:
