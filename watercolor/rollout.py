@@ -4,22 +4,29 @@
     >>> GRPOTrainer(..., rollout_func=rollout)
 
 By default (`overlap_rendering=false`) TRL's GRPOTrainer generates on its own and this module
-only times it (`GenerationClock`). `overlap_rendering=true` opts in to `OverlappedRollout`. TRL
-has no public hook for "a row of the batch has finished", so it re-implements TRL's transformers
-generation step through TRL internals: `trainer._tokenize_prompts`, `trainer.model_wrapped`,
-`trl.trainer.utils.pad` and the experimental `rollout_func` argument. A TRL upgrade can break it;
-the default path does not use it.
+only times it (`GenerationClock`). `overlap_rendering=true` opts in to `OverlappedRollout`, a
+TRL `rollout_func` (the experimental `GRPOTrainer` argument for custom generation): TRL has no
+hook for "a row of the batch has finished", so it generates the batch itself.
 
 TRL generates the whole batch and only then calls the reward functions, so the browser idles
 while the model writes and the model idles while the browser paints. Replies finish at very
 different lengths (a flat fill in ~150 tokens, a layered wash in ~500), so most of a batch is
-done long before its longest reply. `OverlappedRollout` is a TRL `rollout_func` that generates
-exactly as TRL's transformers path does (the trainer's prompt tokenisation, generation config and
-unwrapped model; everything after the first EOS dropped) with one addition: a stopping
-criterion that never stops generation but hands every row that has just emitted EOS to
-`RolloutScorer.prefetch`, which starts its render on TRL's reward event loop. When TRL then
-calls the reward functions, the scorer awaits the renders already under way (a reply that was
-cut off at `max_completion_length` is painted then, as before).
+done long before its longest reply. `OverlappedRollout` generates with what the trainer exposes
+publicly: its tokenizer (`processing_class`) and `args.chat_template_kwargs` for the prompts,
+`model_wrapped` and `accelerator` through `trl.models.unwrap_model_for_generation`, and the
+trainer's `generation_config` / `generation_kwargs` (what TRL's own transformers path samples
+with); everything after a reply's first EOS is dropped, as TRL does. Its one addition is a
+stopping criterion that never stops generation but hands every row that has just emitted EOS to
+`RolloutScorer.prefetch`, which starts its render on the loop of TRL's reward calls. When TRL
+then calls the reward functions, the scorer awaits the renders already under way (a reply cut
+off at `max_completion_length` is painted then, as before). The first step paints nothing
+ahead: the reward loop is known once TRL has called the rewards.
+
+What is not public API: `generation_config`, `generation_kwargs` and `rollout_func` itself are
+TRL attributes and an experimental argument without documented stability; a TRL upgrade can
+change them (tests/train/test_train_smoke.py trains with this path, so CI sees it). Prompts
+must be conversational (the task's dataset is); TRL's multimodal and tool-calling prompt
+handling is not reproduced here.
 
 With `overlap=False` it generates the same way and prefetches nothing. Either way it records the
 generation wall time, which the scorer logs as `generation_s`.
@@ -36,7 +43,6 @@ from collections.abc import Callable
 import torch
 from transformers import StoppingCriteria, StoppingCriteriaList, TrainerCallback
 from trl.models import unwrap_model_for_generation
-from trl.trainer.utils import pad
 
 from watercolor.rewards.trl_adapter import RolloutScorer
 
@@ -83,24 +89,19 @@ class OverlappedRollout:
 
     def __call__(self, prompts: list, trainer) -> dict[str, list]:
         started = time.perf_counter()
-        prompt_ids, _, _ = trainer._tokenize_prompts(prompts)
         tokenizer = trainer.processing_class
-        inputs = {
-            "input_ids": pad([torch.tensor(ids) for ids in prompt_ids],
-                             padding_value=tokenizer.pad_token_id, padding_side="left"),
-            "attention_mask": pad([torch.ones(len(ids), dtype=torch.long) for ids in prompt_ids],
-                                  padding_value=0, padding_side="left"),
-        }  # fmt: skip
+        prompt_ids = self.tokenize(prompts, tokenizer, trainer.args.chat_template_kwargs)
+        inputs = tokenizer.pad({"input_ids": prompt_ids}, padding_side="left", return_tensors="pt")
         inputs = {k: v.to(trainer.accelerator.device) for k, v in inputs.items()}
         prompt_length = inputs["input_ids"].shape[1]
-        loop = getattr(trainer, "async_loop", None)
+        eos_ids = eos_token_ids(trainer.generation_config)
 
         def paint_now(row: int, ids: list[int]) -> None:
             # `ids` end at the row's first EOS: the reply's text as TRL will decode it
-            if self.overlap and loop is not None:
-                self.scorer.prefetch(tokenizer.decode(ids, skip_special_tokens=True), loop)
+            if self.overlap:
+                self.scorer.prefetch(tokenizer.decode(ids, skip_special_tokens=True))
 
-        watcher = FinishedRows(prompt_length, list(trainer.eos_token_ids), paint_now)
+        watcher = FinishedRows(prompt_length, eos_ids, paint_now)
         with (
             unwrap_model_for_generation(
                 trainer.model_wrapped,
@@ -117,16 +118,31 @@ class OverlappedRollout:
                 stopping_criteria=StoppingCriteriaList([watcher]),
             )
         completion_ids = [
-            self._until_eos(row.tolist(), trainer.eos_token_ids)
-            for row in output[:, prompt_length:].cpu()
+            until_eos(row.tolist(), eos_ids) for row in output[:, prompt_length:].cpu()
         ]
         self.scorer.note_generation(time.perf_counter() - started)
         return {"prompt_ids": prompt_ids, "completion_ids": completion_ids, "logprobs": None}
 
     @staticmethod
-    def _until_eos(ids: list[int], eos_ids) -> list[int]:
-        """The ids up to and including the first EOS (all of them if there is none)."""
-        for i, token in enumerate(ids):
-            if token in eos_ids:
-                return ids[: i + 1]
-        return ids
+    def tokenize(prompts: list, tokenizer, chat_template_kwargs: dict | None) -> list[list[int]]:
+        """Each conversation's ids, ending with the assistant's generation prompt."""
+        if not all(isinstance(prompt, list) for prompt in prompts):
+            raise ValueError("overlap_rendering needs conversational prompts (lists of messages)")
+        kwargs = chat_template_kwargs or {}
+        return tokenizer.apply_chat_template(
+            prompts, add_generation_prompt=True, tokenize=True, return_dict=True, **kwargs
+        )["input_ids"]
+
+
+def eos_token_ids(generation_config) -> list[int]:
+    """The generation config's EOS ids as a list (it may hold one id or several)."""
+    eos = generation_config.eos_token_id
+    return [eos] if isinstance(eos, int) else list(eos)
+
+
+def until_eos(ids: list[int], eos_ids: list[int]) -> list[int]:
+    """The ids up to and including the first EOS (all of them if there is none)."""
+    for i, token in enumerate(ids):
+        if token in eos_ids:
+            return ids[: i + 1]
+    return ids

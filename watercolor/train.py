@@ -73,9 +73,9 @@ def final_reward(trainer: GRPOTrainer, last: int = 5) -> float:
     return statistics.fmean(rewards[-last:]) if rewards else float("nan")
 
 
-def close_painter(trainer: GRPOTrainer, painter) -> None:
+def close_painter(scorer: RolloutScorer, painter) -> None:
     """Close the painter (its Chromium pool) on the event loop TRL ran the rewards on."""
-    loop = getattr(trainer, "async_loop", None)
+    loop = scorer.loop
     if loop is not None and loop.is_running():
         asyncio.run_coroutine_threadsafe(painter.close(), loop).result(timeout=60)
 
@@ -134,7 +134,7 @@ def main(cfg: DictConfig) -> float:
         try:
             trainer.train(resume_from_checkpoint=checkpoint)
         finally:
-            close_painter(trainer, painter)
+            close_painter(scorer, painter)
         trainer.save_model(str(run_dir / "final"))
         mlflow.log_artifacts(str(run_dir / "final"), "final_model")
         mlflow.log_text(OmegaConf.to_yaml(cfg, resolve=True), "config.yaml")

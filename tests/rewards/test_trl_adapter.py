@@ -99,20 +99,26 @@ async def test_prefetched_replies_are_painted_once_and_counted(config):
     logged = {}
     scorer = RolloutScorer(reward_set("gated"), painter, num_generations=4)
     funcs, _ = scorer.reward_functions()
-    CountingPainter.calls = 0
-    loop = asyncio.get_running_loop()
     texts = [c[0]["content"] for c in COMPLETIONS]
-    try:
-        # Two replies painted ahead (as the rollout does from the generation thread), one of
-        # them a text TRL never asks for: it is painted but not awaited again.
-        await asyncio.to_thread(scorer.prefetch, texts[0], loop)
-        await asyncio.to_thread(scorer.prefetch, texts[3], loop)
-        await asyncio.to_thread(scorer.prefetch, "never asked for", loop)
-        scorer.note_generation(1.5)
-        outputs = await asyncio.gather(*(
-            f(prompts=PROMPTS, completions=COMPLETIONS, log_metric=logged.__setitem__)
+    nothing = [[{"role": "assistant", "content": "no sketch"}]] * 4
+
+    def batch(completions):
+        return asyncio.gather(*(
+            f(prompts=PROMPTS, completions=completions, log_metric=logged.__setitem__)
             for f in funcs
         ))  # fmt: skip
+
+    try:
+        # Before TRL's first rewards call the reward loop is unknown: nothing is painted ahead.
+        assert not await asyncio.to_thread(scorer.prefetch, texts[0])
+        await batch(nothing)  # the first step: TRL calls the rewards on this loop
+        CountingPainter.calls = 0
+        # Two replies painted ahead (as the rollout does from the generation thread), one of
+        # them a text TRL never asks for: it is painted but not awaited again.
+        for text in (texts[0], texts[3], "never asked for"):
+            assert await asyncio.to_thread(scorer.prefetch, text)
+        scorer.note_generation(1.5)
+        outputs = await batch(COMPLETIONS)
     finally:
         await painter.close()
     assert CountingPainter.calls == 5  # 4 completions (2 of them ahead) + the unused one

@@ -68,6 +68,19 @@ def test_smoke_run_trains_and_logs_everything(tmp_path):
     assert any(f.startswith("final_model/") for f in files)
 
 
+def test_overlapped_rendering_trains_and_paints_replies_ahead(tmp_path):
+    # The opt-in rollout_func (watercolor/rollout.py): TRL trains on the replies it generates,
+    # and from the second step on (the reward loop is known after the first) finished replies
+    # are painted while the rest of the batch is still being written.
+    run_training(tmp_path, "reward=gated", "overlap_rendering=true")
+    client = mlflow_client(tmp_path)
+    (run,) = client.search_runs(client.get_experiment_by_name("watercolor").experiment_id)
+    ahead = [m.value for m in client.get_metric_history(run.info.run_id, "prefetched")]
+    assert len(ahead) == 3 and ahead[0] == 0 and max(ahead[1:]) > 0, ahead
+    assert len(client.get_metric_history(run.info.run_id, "reward")) == 3
+    assert (tmp_path / "run" / "final" / "model.safetensors").exists()
+
+
 def test_the_study_experiment_trains_evaluates_and_compares(tmp_path):
     # experiment=three_rewards_v2 at smoke scale: the three sets (one seed, one step each), two
     # jobs at a time (joblib), each job's model evaluated as it ends, the untrained model once,

@@ -17,7 +17,7 @@ batch's wall time in rewards go through `log_metric` as `components/<name>`,
 An infrastructure failure makes every function return None for that completion, so TRL leaves
 it out of the group baseline instead of scoring a fake 0.
 
-`prefetch(reply, loop)` starts painting a reply before TRL asks for its reward (called by
+`prefetch(reply)` starts painting a reply before TRL asks for its reward (called by
 `watercolor.rollout.OverlappedRollout` as each reply finishes generating); the batch then
 awaits that render instead of starting another. `prefetched` (the share of a batch's canvases
 that were painted ahead) and `generation_s` are logged with the rest: the rollout's own
@@ -93,11 +93,19 @@ class RolloutScorer:
         self._ahead: dict[str, list[concurrent.futures.Future]] = {}  # reply -> renders under way
         self._generation_s: float | None = None
         self._step_started: float | None = None
+        # The event loop TRL calls the reward functions on (the painter's renders run there).
+        self.loop: asyncio.AbstractEventLoop | None = None
 
-    def prefetch(self, reply: str, loop: asyncio.AbstractEventLoop) -> None:
-        """Start painting `reply` now, on `loop` (TRL's reward loop), from any thread."""
-        future = asyncio.run_coroutine_threadsafe(self.painter(reply, self.seed), loop)
+    def prefetch(self, reply: str) -> bool:
+        """Start painting `reply` now, from any thread, on the loop TRL calls the rewards on.
+
+        False (nothing started) before the first rewards call: that loop is not known yet.
+        """
+        if self.loop is None:
+            return False
+        future = asyncio.run_coroutine_threadsafe(self.painter(reply, self.seed), self.loop)
         self._ahead.setdefault(reply, []).append(future)
+        return True
 
     def note_generation(self, seconds: float) -> None:
         """The wall time of the generation whose replies the next batch scores (logged once)."""
@@ -130,6 +138,7 @@ class RolloutScorer:
 
     async def rollouts(self, prompts, completions, trainer_state, kwargs) -> Rollouts:
         """The scored batch for these completions (painted by the first caller only)."""
+        self.loop = asyncio.get_running_loop()
         step = getattr(trainer_state, "global_step", 0)
         key = (step, tuple(completion_text(c) for c in completions))
         if key not in self._batches:
