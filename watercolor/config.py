@@ -1,9 +1,11 @@
 """Compose the project's Hydra configs outside a Hydra app (CLIs, notebooks, tests).
 
-    >>> from watercolor.config import reward_set, reward_set_names
+    >>> from watercolor.config import default_option, reward_set, reward_set_names
     >>> "gated" in reward_set_names()
     True
     >>> rewards = reward_set("gated", ["reward.components.coverage.weight=0"])
+    >>> default_option("reward")  # conf/train.yaml's defaults list
+    'fine_grained'
 
 Entry points decorated with `@hydra.main` compose `conf/train.yaml` themselves; this is for
 commands such as `python -m watercolor.score` that need one group without a training run.
@@ -31,12 +33,22 @@ def compose_train(overrides: Sequence[str] = ()) -> DictConfig:
     return compose_config("train", overrides)
 
 
-def compose_config(name: str, overrides: Sequence[str] = ()) -> DictConfig:
-    """conf/<name>.yaml composed with `overrides`, inside a Hydra app or not."""
+def compose_config(
+    name: str, overrides: Sequence[str] = (), *, return_hydra_config: bool = False
+) -> DictConfig:
+    """conf/<name>.yaml composed with `overrides`, inside a Hydra app or not (with
+    `return_hydra_config`, its `hydra` node too: `hydra.runtime.choices` names each group's option).
+    """
+    options = {"overrides": list(overrides), "return_hydra_config": return_hydra_config}
     if GlobalHydra.instance().is_initialized():  # inside a Hydra app, whose search path is conf/
-        return compose(config_name=name, overrides=list(overrides))
+        return compose(config_name=name, **options)
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        return compose(config_name=name, overrides=list(overrides))
+        return compose(config_name=name, **options)
+
+
+def default_option(group: str, name: str = "train") -> str:
+    """The option conf/<name>.yaml picks for `group` when nothing overrides it."""
+    return compose_config(name, return_hydra_config=True).hydra.runtime.choices[group]
 
 
 def reward_set_names(*, offline: bool = False) -> list[str]:

@@ -57,6 +57,7 @@ def server():
     port = free_port()
     flags = ["--max-sessions", str(MAX_SESSIONS), "--workers", "2"]
     flags += ["--time-limit", "60"]  # generous: CI machines are shared and slow
+    flags += ["--reward", "gated"]  # a hard gate: any refused reply scores 0
     process = start_server(port, *flags)
     url = f"http://127.0.0.1:{port}"
     try:

@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from watercolor.canvas import Status
+from watercolor.canvas import Canvas, Status
 from watercolor.env.environment import PaintEnvironment
 from watercolor.env.models import PaintAction
 from watercolor.render.pool import RenderConfig, RenderPool
@@ -33,6 +33,30 @@ def test_reset_draws_the_prompt_from_the_seed():
     assert len(drawn) > 1 and drawn <= set(prompts("train"))
     assert env.reset(seed=1, prompt="a grey heron").prompt == "a grey heron"
     assert env.reset().seed is not None  # an unseeded episode still records its seed
+
+
+async def test_the_tasks_pieces_are_injectable():
+    """Episode, prompts and conversation replace painting's (the server passes conf/task's)."""
+    calls = []
+
+    async def episode(pool, reply, *, seed):
+        calls.append((reply, seed))
+        return Canvas(Status.VIOLATION, violations=["made_up"], reply=reply, seed=seed)
+
+    def user_only(prompt):
+        return [{"role": "user", "content": prompt}]
+
+    env = PaintEnvironment(
+        RenderPool(RENDER), episode=episode, prompts=["a", "b", "c"], conversation=user_only
+    )
+    first = env.reset(seed=3)
+    assert first.prompt in {"a", "b", "c"} and first.system_prompt == ""
+    assert [env.reset(seed=s).prompt for s in range(9)] == [
+        env.reset(seed=s).prompt for s in range(9)
+    ]
+    env.reset(seed=5)
+    final = await env.step_async(PaintAction(reply="anything"))
+    assert calls == [("anything", 5)] and final.violations == ["made_up"] and final.reward == 0
 
 
 @pytest.mark.browser

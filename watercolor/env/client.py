@@ -87,9 +87,12 @@ class Server:
 class RemotePainter:
     """`await painter(reply, seed) -> Canvas` on remote environment servers (training's renderer).
 
-    Replies go round-robin over `urls`, at most `sessions_per_server` in flight on each. The
-    servers apply their own gate rules (their defaults: the anchor's); the returned Canvas is
-    scored locally with the run's reward set, like a local render.
+    Replies go round-robin over `urls`, at most `sessions_per_server` in flight on each. Each
+    server runs the task's episode (gate rules included) and renderer of its own composed
+    conf/train.yaml: with no flags, the defaults a local run renders with. A run's overrides of
+    the renderer or the task are not sent; start the servers with the same ones (serve's
+    rendering flags and `--set`). The returned Canvas is scored locally with the run's reward
+    set, like a local render.
 
     When a server fails, two cases differ:
     - It takes no reply (connection refused, capacity reached, reset failed): nothing ran, so
@@ -105,8 +108,9 @@ class RemotePainter:
 
     `pixel_density` and `time_limit_s` are accepted so the local renderer's overrides (e.g.
     `debug=smoke`) compose with `renderer=remote`, but they are the servers' settings
-    (`python -m watercolor.env.serve --pixel-density --time-limit`): set here, they are ignored
-    with a warning.
+    (`python -m watercolor.env.serve --pixel-density --time-limit`, or `--set
+    renderer.pixel_density=...`; default conf/renderer/local.yaml's): set here, they are
+    ignored with a warning.
     """
 
     def __init__(

@@ -1,4 +1,4 @@
-"""The painting task as an OpenEnv environment: one reply in, one scored canvas out.
+"""A task as an OpenEnv environment: one reply in, one scored canvas out (painting by default).
 
     async with RenderPool() as pool:
         env = PaintEnvironment(pool)
@@ -6,10 +6,15 @@
         final = await env.step_async(PaintAction(reply=reply))
         final.done, final.status, final.reward           # (True, 'ok', 0.41)
 
-Single-turn: `reset` draws a prompt from the task's train prompts (deterministic in the
-seed), the one `step` extracts the sketch, gates it, renders it through the shared
-`RenderPool` (`paint`) and scores the canvas. The score is the reward; `None` means an
+Single-turn: `reset` draws a prompt from the task's prompts (deterministic in the seed) and
+takes the system prompt from the task's `conversation`; the one `step` runs the task's
+`episode` on the reply (painting's `paint`: extract the sketch, gate it, render it through the
+shared `RenderPool`) and scores the canvas. The score is the reward; `None` means an
 infrastructure failure (the row carries no verdict and must not count as a zero).
+
+The task's pieces default to painting's own (`paint` with the anchor's rules, the train
+prompts, `conversation`); `serve.py` passes conf/task's instead, so the server runs the
+episode training runs (`instantiate(cfg.task.episode)`, `cfg.task.train_prompts`).
 
 Every session's environment shares ONE pool, which queues renders on its warm pages. The
 pool is asyncio-based and bound to the loop it started on; OpenEnv's server awaits
@@ -28,7 +33,7 @@ import logging
 import random
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from openenv.core.env_server.interfaces import Environment
@@ -38,13 +43,14 @@ from watercolor.canvas import Canvas, Status
 from watercolor.env.models import PaintAction, PaintObservation, PaintState
 from watercolor.env.scoring import gated_coverage
 from watercolor.render.pool import RenderPool
+from watercolor.tasks.painting import prompts as painting
 from watercolor.tasks.painting.episode import paint
-from watercolor.tasks.painting.gate import DEFAULT_RULES, GateRules
-from watercolor.tasks.painting.prompts import SYSTEM_PROMPT, sample_prompt
 
 log = logging.getLogger(__name__)
 
 Scorer = Callable[[Canvas, str], float | None | Awaitable[float | None]]
+Episode = Callable[..., Awaitable[Canvas]]  # episode(pool, reply, seed=...) -> Canvas
+Conversation = Callable[[str], list[dict[str, str]]]  # prompt -> chat messages
 
 
 class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
@@ -57,14 +63,17 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
         self,
         pool: RenderPool,
         *,
-        rules: GateRules = DEFAULT_RULES,
+        episode: Episode = paint,
+        prompts: Sequence[str] | None = None,
+        conversation: Conversation = painting.conversation,
         score: Scorer = gated_coverage,
-        split: str = "train",
         loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
+        """`prompts` default to painting's train prompts; the others' defaults are painting's."""
         super().__init__()
-        self._pool, self._rules, self._score = pool, rules, score
-        self._split, self._loop = split, loop
+        self._pool, self._episode, self._score = pool, episode, score
+        self._prompts = list(prompts or painting.prompts("train"))
+        self._conversation, self._loop = conversation, loop
         self._state = PaintState()
 
     def reset(
@@ -77,10 +86,10 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
         """Start an episode: the seed picks the prompt (unless given) and seeds the render."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
-        prompt = prompt or sample_prompt(random.Random(seed), self._split)
+        prompt = prompt or random.Random(seed).choice(self._prompts)
         episode_id = episode_id or str(uuid.uuid4())
         self._state = PaintState(episode_id=episode_id, prompt=prompt, seed=seed)
-        return PaintObservation(prompt=prompt, system_prompt=SYSTEM_PROMPT, seed=seed)
+        return PaintObservation(prompt=prompt, system_prompt=self._system_prompt(prompt), seed=seed)
 
     async def step_async(
         self, action: PaintAction, timeout_s: float | None = None, **kwargs: Any
@@ -120,10 +129,16 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
             version="0.1.0",
         )
 
+    def _system_prompt(self, prompt: str) -> str:
+        """The system message of the task's conversation for `prompt` ("" if it has none)."""
+        messages = self._conversation(prompt)
+        return next((m["content"] for m in messages if m["role"] == "system"), "")
+
     async def _render(self, reply: str) -> Canvas:
-        """`paint` the reply; an exception there is our failure, never the sketch's."""
+        """Run the task's episode on the reply; an exception there is our failure, never the
+        sketch's."""
         try:
-            return await paint(self._pool, reply, seed=self._state.seed, rules=self._rules)
+            return await self._episode(self._pool, reply, seed=self._state.seed)
         except Exception as error:
             log.exception("render failed")
             errors = [f"render failed: {error!r}"]

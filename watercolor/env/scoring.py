@@ -8,8 +8,9 @@
 
 `PaintEnvironment` takes any `score(canvas, prompt) -> float | None` (sync or async). The
 server scores with a reward set from conf/reward/ (`RewardSetScore`, `--reward NAME`, default
-`gated`), the same sets training uses; `gated_coverage` is the simplest scorer there is, kept
-for quick checks. Coverage is the task's own measure (`painted_fraction`).
+conf/train.yaml's), the same sets training uses; `gated_coverage` is the simplest scorer there
+is (`PaintEnvironment`'s default), kept for quick checks. Coverage is the task's own measure
+(`painted_fraction`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,13 @@
 """Serve the painting environment over HTTP + WebSocket (OpenEnv), many sessions at once.
 
     python -m watercolor.env.serve --host 127.0.0.1 --port 8000 --max-sessions 16 --workers 2
+    python -m watercolor.env.serve --pixel-density 1 --set task.episode.rules.max_chars=8000
+
+It serves what training renders: the renderer, the task (episode with its gate rules, prompts,
+system prompt) and the reward set come from conf/train.yaml composed with the rendering flags
+and `--set` overrides, exactly as for `python -m watercolor.render` and `watercolor.score`
+(`watercolor.render.cli`). The renderer must be the local one (a `RenderConfig`):
+`renderer=remote` is refused.
 
 Each WebSocket session (`PaintEnv` client) gets its own `PaintEnvironment`; all of them
 share one `RenderPool` (one Chromium, `--workers` warm pages), so renders from different
@@ -14,34 +21,38 @@ loop) and closes at shutdown (SIGINT/SIGTERM), so no Chromium outlives the serve
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 
 import uvicorn
 from fastapi import FastAPI
+from hydra.errors import HydraException
+from hydra.utils import instantiate
+from omegaconf import DictConfig
 from openenv.core.env_server.http_server import create_app
 
-from watercolor.config import reward_set, reward_set_names
-from watercolor.env.environment import PaintEnvironment, Scorer
+from watercolor.config import default_option, reward_set_names
+from watercolor.env.environment import PaintEnvironment
 from watercolor.env.models import PaintAction, PaintObservation, PaintState
 from watercolor.env.scoring import RewardSetScore
+from watercolor.render import cli
 from watercolor.render.pool import RenderConfig, RenderPool
-from watercolor.tasks.painting.gate import DEFAULT_RULES, GateRules
 
 
-def build_app(
-    *,
-    max_sessions: int = 16,
-    render: RenderConfig | None = None,
-    rules: GateRules = DEFAULT_RULES,
-    score: Scorer | None = None,
-) -> FastAPI:
-    """The OpenEnv app: `max_sessions` concurrent sessions over one pool started with the app.
-
-    `score` defaults to the `gated` reward set (conf/reward/gated.yaml).
+def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int = 16) -> FastAPI:
+    """The OpenEnv app for a composed conf/train.yaml: `max_sessions` concurrent sessions of
+    its task, scored with its reward set, over one pool of its renderer (`workers` pages,
+    default the renderer's own) started with the app. ValueError unless the renderer is local.
     """
-    score = score or RewardSetScore(reward_set("gated"))
-    pool = RenderPool(render or RenderConfig())
-    factory = functools.partial(PaintEnvironment, pool, rules=rules, score=score)
+    pool = RenderPool(local_renderer(cfg, workers))
+    factory = functools.partial(
+        PaintEnvironment,
+        pool,
+        episode=cli.episode(cfg),
+        prompts=instantiate(cfg.task.train_prompts),
+        conversation=instantiate(cfg.task.conversation),
+        score=RewardSetScore(instantiate(cfg.reward)),
+    )
     app = create_app(
         factory,
         PaintAction,
@@ -56,26 +67,51 @@ def build_app(
     return app
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m watercolor.env.serve", description=__doc__)
+def local_renderer(cfg: DictConfig, workers: int | None) -> RenderConfig:
+    """The composed renderer with `workers` pages (None: its own); ValueError unless local."""
+    renderer = instantiate(cfg.renderer)
+    if not isinstance(renderer, RenderConfig):
+        raise ValueError(
+            f"the server renders in its own browser: renderer must be a RenderConfig "
+            f"(renderer=local), not {cfg.renderer._target_}"
+        )
+    return dataclasses.replace(renderer, workers=workers or renderer.workers)
+
+
+def parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m watercolor.env.serve",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--max-sessions", type=int, default=16, help="concurrent sessions")
-    parser.add_argument("--workers", type=int, default=RenderConfig.workers, help="warm pages")
-    parser.add_argument("--size", type=int, default=RenderConfig.size, help="canvas size (px)")
-    parser.add_argument("--pixel-density", type=float, default=RenderConfig.pixel_density)
-    parser.add_argument("--time-limit", type=float, default=RenderConfig.time_limit_s, help="s")
-    parser.add_argument("--reward", default="gated", help=f"reward set: {reward_set_names()}")
-    parser.add_argument("--log-level", default="info")
-    args = parser.parse_args(argv)
-    render = RenderConfig(
-        size=args.size,
-        pixel_density=args.pixel_density,
-        workers=args.workers,
-        time_limit_s=args.time_limit,
+    parser.add_argument("--workers", type=int, help="warm pages (default: renderer.workers)")
+    parser.add_argument(
+        "--reward",
+        choices=reward_set_names(),
+        help=f"the reward set that scores each canvas (default: conf/train.yaml's, "
+        f"{default_option('reward')}; or --set reward=NAME)",
     )
-    score = RewardSetScore(reward_set(args.reward))
-    app = build_app(max_sessions=args.max_sessions, render=render, score=score)
+    parser.add_argument("--log-level", default="info")
+    cli.add_render_arguments(parser, seed=False)
+    return parser
+
+
+def make_app(argv: list[str] | None = None) -> tuple[FastAPI, argparse.Namespace]:
+    """The app `main` serves for these arguments, and the arguments; exit 2 on a usage error."""
+    command = parser()
+    args = command.parse_args(argv)
+    try:
+        cfg = cli.compose(args, [f"reward={args.reward}"] if args.reward else [])
+        return build_app(cfg, workers=args.workers, max_sessions=args.max_sessions), args
+    except (HydraException, ValueError) as error:  # a bad override, or a renderer not ours
+        command.error(str(error))
+
+
+def main(argv: list[str] | None = None) -> None:
+    app, args = make_app(argv)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
 
 

@@ -1,4 +1,4 @@
-"""Command-line options shared by the commands that render (`render`, `score`).
+"""Command-line options shared by the commands that render (`render`, `score`, `env.serve`).
 
 They render with the settings training uses: the renderer and the task's episode (gate ->
 render -> checks) come from the same Hydra config, conf/train.yaml composed with the command's
@@ -26,15 +26,18 @@ from watercolor.render.pool import RenderConfig
 RENDER_FLAGS = {"size": "size", "pixel_density": "pixel_density", "time_limit": "time_limit_s"}
 
 
-def add_render_arguments(parser: argparse.ArgumentParser) -> None:
+def add_render_arguments(parser: argparse.ArgumentParser, *, seed: bool = True) -> None:
+    """The rendering flags (Hydra overrides, see `overrides`); `seed=False` leaves out `--seed`
+    (a server takes each episode's seed from its client)."""
     group = parser.add_argument_group("rendering (defaults: conf/renderer and conf/task)")
     group.add_argument("--size", type=int, help="canvas size in px")
     group.add_argument(
         "--pixel-density", type=float, help="raster density (<1: fewer pixels, same coordinates)"
     )
-    group.add_argument(
-        "--seed", type=int, default=0, help="seeds Math.random, randomSeed, noiseSeed"
-    )
+    if seed:
+        group.add_argument(
+            "--seed", type=int, default=0, help="seeds Math.random, randomSeed, noiseSeed"
+        )
     group.add_argument("--time-limit", type=float, help="seconds per sketch")
     group.add_argument("--chromium", help="browser executable (default: /usr/bin/chromium)")
     group.add_argument(

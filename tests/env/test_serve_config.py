@@ -1,0 +1,75 @@
+"""The server's composed config reaches its environments: renderer, gate rules, prompts.
+
+In process: `make_app` is what `python -m watercolor.env.serve` builds for its arguments, and
+Starlette's TestClient runs its startup (the pool) and shutdown hooks.
+"""
+
+import base64
+import io
+
+import pytest
+from fastapi.testclient import TestClient
+from PIL import Image
+
+from watercolor.config import compose_train
+from watercolor.env.serve import make_app
+from watercolor.tasks.painting.prompts import SYSTEM_PROMPT, prompts
+
+FLAGS = ["--workers", "1", "--time-limit", "60"]  # generous: shared, slow machines
+# A sketch of 111 characters that passes the anchor's gate: one blue wash.
+SHORT_REPLY = """```js
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  brush.fill("#3a6ea5", 150);
+  brush.circle(0, 0, 200);
+}
+```"""
+
+
+def step(client: TestClient, reply: str) -> dict:
+    """One stateless HTTP episode (a fresh environment, reset then step): the observation."""
+    answer = client.post("/step", json={"action": {"reply": reply}})
+    assert answer.status_code == 200, answer.text
+    return answer.json()["observation"]
+
+
+def png_width(observation: dict) -> int:
+    return Image.open(io.BytesIO(base64.b64decode(observation["png_base64"]))).size[0]
+
+
+def test_a_non_local_renderer_is_refused(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        make_app(["--set", "renderer=remote"])
+    assert exit_.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "error: " in error and "RenderConfig" in error and "RemotePainter" in error
+
+
+def test_the_task_comes_from_the_composed_config():
+    """Prompts and conversation are conf/task's (no render: the pool is never started)."""
+    app, _ = make_app([*FLAGS, "--set", "task.train_prompts.split=heldout"])
+    client = TestClient(app)  # outside `with`: no startup, no browser
+    drawn = [client.post("/reset", json={"seed": s}).json()["observation"] for s in range(8)]
+    assert {o["prompt"] for o in drawn} <= set(prompts("heldout"))
+    assert all(o["system_prompt"] == SYSTEM_PROMPT for o in drawn)
+
+
+@pytest.mark.browser
+def test_no_flags_render_as_training_does(watercolour_reply):
+    renderer = compose_train().renderer  # conf/renderer/local.yaml
+    app, _ = make_app(FLAGS)
+    with TestClient(app) as client:
+        painted = step(client, watercolour_reply)
+    assert painted["status"] == "ok", painted["errors"]
+    assert png_width(painted) == round(renderer.size * renderer.pixel_density)
+
+
+@pytest.mark.browser
+def test_flags_and_overrides_reach_the_renderer_and_the_gate(watercolour_reply):
+    flags = [*FLAGS, "--pixel-density", "0.25", "--set", "task.episode.rules.max_chars=200"]
+    app, _ = make_app(flags)
+    with TestClient(app) as client:
+        refused, painted = step(client, watercolour_reply), step(client, SHORT_REPLY)
+    assert refused["status"] == "violation" and refused["violations"] == ["too_long"]
+    assert painted["status"] == "ok", painted["errors"]
+    assert png_width(painted) == round(compose_train().renderer.size * 0.25)
