@@ -31,7 +31,7 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig
 
 from watercolor.canvas import Canvas, Status
-from watercolor.config import reward_set_names
+from watercolor.config import default_option, reward_set_names
 from watercolor.render import cli
 from watercolor.render.pool import RenderPool
 from watercolor.rewards.reward_set import RewardSet, Score
@@ -44,7 +44,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         prog="python -m watercolor.score", description=__doc__.split("\n")[0]
     )
     parser.add_argument("sketch", type=Path, help="a sketch, a model reply, or a directory")
-    parser.add_argument("--reward", default="fine_grained", help=f"one of {reward_set_names()}")
+    parser.add_argument(
+        "--reward",
+        default=(default := default_option("reward")),
+        help=f"one of {reward_set_names()} (default: conf/train.yaml's, {default})",
+    )
     parser.add_argument("--prompt", default="", help="the request the sketch answers")
     parser.add_argument("--json", action="store_true", help="JSON instead of a table")
     cli.add_render_arguments(parser)
