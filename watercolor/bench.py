@@ -27,16 +27,17 @@ training pixel density (`conf/renderer/local.yaml`).
 decode included) next to that canvas's render time: `score_to_render` (goal <= 0.05).
 
 `train` runs the same few GRPO steps of the tiny default (`--smoke`: the smoke model) twice as
-`python -m watercolor.train` in scratch directories: `sequential` (`overlap_rendering=false`, the
-default: TRL generates the batch, then the rewards paint it) and `overlapped` (the opt-in
-watercolor/rollout.py: each reply painted as soon as it is generated). Each step's wall time is split into generation, the render +
-score time the trainer still waited for after generation (`reward_wait_s`) and the rest
-(optimisation, logging); `render_score_fraction` is that wait over the step (goal <= 0.25 on
-CPU; the anchor: 0.70-0.80) and `overlap_speedup` the sequential step time over the overlapped
-one; every mode reports `steps_per_hour` and each phase's share of a step. With `--jobs N` it
-also runs N overlapped jobs at once (`threads=1` each, as a sweep on `hydra/launcher=
-local_parallel` does) and reports their combined steps per hour (`jobsN_throughput_ratio`: over
-one job alone). Sampling is seeded, but the runs' replies differ once their weights do.
+`python -m watercolor.train` in scratch directories: `sequential` (`overlap_rendering=false`,
+the default: TRL generates the batch, then the rewards paint it) and `overlapped` (the opt-in
+watercolor/rollout.py: each reply painted as soon as it is generated). Each step's wall time is
+split into generation, the render + score time the trainer still waited for after generation
+(`reward_wait_s`) and the rest (optimisation, logging); `render_score_fraction` is that wait
+over the step (goal <= 0.25 on CPU; the anchor: 0.70-0.80) and `overlap_speedup` the sequential
+step time over the overlapped one; every mode reports `steps_per_hour` and each phase's share of
+a step. With `--jobs N` it also runs N overlapped jobs at once (`threads=1` each, as a sweep on
+`hydra/launcher=local_parallel` does) and reports their combined steps per hour
+(`jobsN_throughput_ratio`: over one job alone). Sampling is seeded, but the runs' replies differ
+once their weights do.
 
 `remote` starts `--servers` local environment servers (`python -m watercolor.env.serve` on
 loopback ports, `--server-workers` pages each, at `--server-density`) and paints the samples'
@@ -285,7 +286,8 @@ def train_split(args: argparse.Namespace, overlap: bool, jobs: int = 1) -> dict:
             raise RuntimeError("a benchmark training run failed (its output is above)")
         means = [step_means(f"{tmp}/job{i}") for i in range(jobs)]
     mean = {name: statistics.fmean(m[name] for m in means) for name in means[0]}
-    step, generation, wait = mean["step_time"], mean["generation_s"], mean["reward_wall_s"]
+    step, generation = mean["step_time"], mean["rollouts/generation_s"]
+    wait = mean["rollouts/reward_wall_s"]
     optimisation = step - generation - wait
     return {
         "step_s": round(step, 2),
@@ -296,7 +298,7 @@ def train_split(args: argparse.Namespace, overlap: bool, jobs: int = 1) -> dict:
         "generation_share": round(generation / step, 3),
         "render_score_fraction": round(wait / step, 3),
         "optimisation_share": round(optimisation / step, 3),
-        "prefetched": round(mean["prefetched"], 3),  # share of replies painted during generation
+        "prefetched": round(mean["rollouts/prefetched"], 3),  # share painted during generation
         "completion_tokens": round(mean["completions/mean_length"], 1),
     }
 
@@ -315,14 +317,20 @@ def train_command(args: argparse.Namespace, overlap: bool, folder: str, jobs: in
 
 
 def step_means(folder: str) -> dict[str, float]:
-    """Mean over steps 2.. of the step metrics of the one run in `folder`'s MLflow store."""
+    """Mean over steps 2.. of the step metrics of the one run in `folder`'s MLflow store, by
+    their names in TRL's logs (MLflow's: `watercolor.tracking.metric_name`)."""
     import mlflow
+
+    from watercolor.tracking import metric_name
 
     client = mlflow.MlflowClient(f"sqlite:///{folder}/mlflow.db")
     (run,) = client.search_runs(client.get_experiment_by_name("watercolor").experiment_id)
-    names = ("step_time", "generation_s", "reward_wall_s", "render_s", "prefetched",
-             "completions/mean_length")  # fmt: skip
-    return {name: statistics.fmean(later_steps(client, run.info.run_id, name)) for name in names}
+    names = ("step_time", "rollouts/generation_s", "rollouts/reward_wall_s", "rollouts/render_s",
+             "rollouts/prefetched", "completions/mean_length")  # fmt: skip
+    return {
+        name: statistics.fmean(later_steps(client, run.info.run_id, metric_name(name)))
+        for name in names
+    }
 
 
 def later_steps(client, run_id: str, name: str) -> list[float]:

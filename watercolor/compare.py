@@ -6,8 +6,9 @@
     python -m watercolor.compare --experiment three_rewards --filter "tags.debug = 'None'"
 
 Writes to `--out` (default outputs/compare/<timestamp>): `runs.csv` (one row per run: its
-reward set and seed, then `final/<metric>` and `best/<metric>` for the reward, each
-`rewards/<component>/mean`, the execution rate, each violation rate and the completion length),
+reward set and seed, then `final/<metric>` and `best/<metric>` for the reward (`reward/total`),
+each component's gated mean (`reward/<component>`), the execution rate, each violation rate and
+the completion length, named as training logs them: `watercolor.tracking.metric_name`),
 `aggregate.csv` (mean and std across the seeds of each reward set), `curves.png` (those metrics
 per step: per reward set the mean over its seeds, a min-max band across them, EMA-smoothed by
 `--ema`), `components.png` (the raw component values, the same way), `curves.csv` (both
@@ -53,15 +54,19 @@ from watercolor.tracking import RUN_ID_FILE, mlflow_run, tracking_uri
 
 DEFAULT_URI = f"sqlite:///{Path('outputs/mlflow.db').resolve()}"
 # The table's metrics (regular expressions) and which way is better (None: no "best").
+# Names as training logs them (`watercolor.tracking.metric_name`).
+COMPONENT_MEANS = r"reward/(?!total)[^/]+"  # each component's gated mean, TRL's rewards/<c>/mean
 KEY_METRICS: dict[str, str | None] = {
-    r"reward": "max",
-    r"rewards/.+/mean": "max",
-    r"execution_rate": "max",
-    r"violations/.+": "min",
-    r"completions/mean_length": None,
+    r"reward/total": "max",
+    COMPONENT_MEANS: "max",
+    r"rollouts/execution_rate": "max",
+    r"rollouts/violations/.+": "min",
+    r"train/completions/mean_length": None,
 }
-CURVE_METRICS = (r"reward", r"execution_rate", r"rewards/.+/mean", r"completions/mean_length")
-COMPONENT_METRICS = (r"components/.+",)
+CURVE_METRICS = (
+    r"reward/total", r"rollouts/execution_rate", COMPONENT_MEANS, r"train/completions/mean_length",
+)  # fmt: skip
+COMPONENT_METRICS = (r"reward/raw/.+",)
 ROLLOUT_STEP = re.compile(r"rollouts/step_(\d+)$")
 
 
@@ -116,9 +121,9 @@ def history(client: mlflow.MlflowClient, run: Run, patterns: Sequence[str]) -> p
     }
     frame = pd.DataFrame(columns).sort_index()
     frame.index.name = "step"
-    if "reward" in frame:
-        logged = frame["reward"].notna()
-        for name in (c for c in frame.columns if c.startswith("violations/")):
+    if "reward/total" in frame:
+        logged = frame["reward/total"].notna()
+        for name in (c for c in frame.columns if c.startswith("rollouts/violations/")):
             frame.loc[logged, name] = frame.loc[logged, name].fillna(0.0)
     return frame
 

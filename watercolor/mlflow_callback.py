@@ -24,7 +24,7 @@ import mlflow
 from transformers import TrainerCallback
 
 from watercolor.rewards.trl_adapter import Rollouts
-from watercolor.tracking import log_rollouts
+from watercolor.tracking import log_rollouts, metric_name
 
 
 class RolloutLogger(TrainerCallback):
@@ -55,14 +55,9 @@ class RolloutLogger(TrainerCallback):
 
     def on_log(self, args, state, control, logs=None, **kwargs):
         metrics = {
-            _metric_name(k): float(v)
+            metric_name(k): float(v)
             for k, v in (logs or {}).items()
             if isinstance(v, int | float) and math.isfinite(v)
         }
         if metrics:
             mlflow.log_metrics(metrics, step=state.global_step)
-
-
-def _metric_name(key: str) -> str:
-    """MLflow metric names allow letters, digits and _ - . / space only."""
-    return "".join(c if c.isalnum() or c in "_-./ " else "_" for c in key)

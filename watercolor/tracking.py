@@ -8,8 +8,8 @@ trainer callback that calls `log_rollouts` each step is `watercolor.mlflow_callb
 
 The run id is written to `<run_dir>/mlflow_run_id`, so a resumed job logs into the same run;
 a run another live job is still logging into is never resumed by accident (see `mlflow_run`).
-Per step: TRL's metrics (reward, `rewards/<component>/mean`, completion length, ...) and ours
-(`components/<name>`, `violations/<code>`, `execution_rate`, `render_s`). Every `every` steps:
+Per step: TRL's metrics and the scorer's, under the names `metric_name` gives them (below).
+Every `every` steps:
 a grid PNG of the group's canvases, each canvas PNG, each sketch as `.js` and the rows of the
 run's rollouts table (`mlflow.log_table`: step, canvas image, reward, status, violations,
 components, prompt, reply), which the MLflow UI shows with each canvas beside its reply. Runs
@@ -18,8 +18,13 @@ are named by reward set, seed and start time.
 MLflow 3.17's UI opens in its GenAI mode whatever the experiment holds: the mode is a setting
 of the browser (the "Model training" switch, or `?workflowType=machine_learning` in the URL),
 which no run or experiment tag changes (the UI ignores `mlflow.experimentKind` in 3.17). Its
-run charts come in sections by metric prefix, alphabetically, with unprefixed metrics such as
-`reward` last; no public API sets that layout, so we keep TRL's metric names.
+run charts come in sections named by each metric's prefix (all but its last `/` part), sorted
+alphabetically, with unprefixed metrics last under "Model metrics"; no API orders them. So a
+training run's metrics are logged under prefixes that put the reward first (`metric_name`):
+`reward/` (TRL's `reward` as `reward/total`, each component's gated mean `rewards/<c>/mean` as
+`reward/<c>`), `reward/raw/` (components' raw values), `reward/std/`, `rollouts/` (execution
+rate, render and generation time, `rollouts/violations/<code>`) and `train/` (TRL's loss, KL,
+entropy, clip ratios, completion lengths, ...).
 
 Why not transformers' `MLflowCallback`: see `watercolor.mlflow_callback`.
 """
@@ -32,6 +37,7 @@ import io
 import json
 import math
 import os
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -42,11 +48,36 @@ from omegaconf import DictConfig
 from PIL import Image
 
 from watercolor.canvas import Canvas
+from watercolor.rewards.trl_adapter import ROLLOUT_PREFIX
 
 if TYPE_CHECKING:  # the reward adapter's batch type; tracking itself needs no TRL
     from watercolor.rewards.trl_adapter import Rollouts
 
 RUN_ID_FILE = "mlflow_run_id"
+# (TRL log key, its MLflow name), first full match wins: the sections the MLflow UI sorts
+# alphabetically then start with the reward (see the module doc).
+METRIC_NAMES = (
+    (r"reward", "reward/total"),
+    (r"reward_std", "reward/total_std"),
+    (r"rewards/(.+)/mean", r"reward/\1"),
+    (r"rewards/(.+)/std", r"reward/std/\1"),
+    (rf"{ROLLOUT_PREFIX}components/(.+)", r"reward/raw/\1"),
+    (rf"({ROLLOUT_PREFIX}.+)", r"\1"),
+    (r"(.+)", r"train/\1"),
+)
+
+
+def metric_name(key: str) -> str:
+    """The MLflow name of a trainer log key (`METRIC_NAMES`), in MLflow's characters.
+
+    >>> metric_name("reward"), metric_name("rewards/granulation/mean"), metric_name("kl")
+    ('reward/total', 'reward/granulation', 'train/kl')
+    >>> metric_name("rollouts/components/coverage"), metric_name("rollouts/violations/no_sketch")
+    ('reward/raw/coverage', 'rollouts/violations/no_sketch')
+    """
+    name = next(m.expand(to) for p, to in METRIC_NAMES if (m := re.fullmatch(p, key)))
+    # MLflow metric names allow letters, digits and _ - . / space only.
+    return "".join(c if c.isalnum() or c in "_-./ " else "_" for c in name)
 
 
 def tracking_uri(default: str) -> str:

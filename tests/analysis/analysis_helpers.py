@@ -4,7 +4,7 @@ Four runs (reward sets `coarse` and `gated`, seeds 0 and 1) laid out like a Hydr
 (`<sweep>/<n>_<reward>/mlflow_run_id`), with the metric names training logs and rollouts
 written by `watercolor.tracking.log_rollouts` itself (grid, canvases, sketches, table).
 Values are chosen so the tests can say what the table must hold: reward = 0.1 * step + 0.01 *
-seed (+0.2 for gated), `violations/no_setup` is logged on step 1 only, and `gated/seed1`
+seed (+0.2 for gated), `rollouts/violations/no_setup` is logged on step 1 only, and `gated/seed1`
 logs rollouts at steps 0 and 1 only (the others at 0, 1, 2).
 
 Each evaluation run also logs `samples.parquet`, per-sample rows whose means are known:
@@ -26,7 +26,7 @@ from PIL import Image
 from watercolor.canvas import Canvas, Status
 from watercolor.rewards.reward_set import Score
 from watercolor.rewards.trl_adapter import Rollouts
-from watercolor.tracking import log_rollouts, mlflow_run
+from watercolor.tracking import log_rollouts, metric_name, mlflow_run
 
 REPO = Path(__file__).resolve().parents[2]
 EXPERIMENT = "synthetic"
@@ -65,18 +65,18 @@ def log_training_run(uri: str, run_dir: Path, reward_set: str, seed: int, artifa
     with mlflow_run(uri, EXPERIMENT, params=params, tags=tags, run_dir=run_dir,
                     artifact_root=str(artifacts), run_name=run_dir.name) as run:  # fmt: skip
         for step in STEPS:
-            metrics = {
+            logs = {  # as TRL and the scorer name them; logged under MLflow's names
                 "reward": reward_value(reward_set, seed, step),
-                "execution_rate": 0.25 * step,
+                "rollouts/execution_rate": 0.25 * step,
                 "completions/mean_length": 100.0 + step,
-                "violations/truncated": 0.5 / step,
+                "rollouts/violations/truncated": 0.5 / step,
             }
             if step == 1:
-                metrics["violations/no_setup"] = 0.5
+                logs["rollouts/violations/no_setup"] = 0.5
             for name in COMPONENTS[reward_set]:
-                metrics[f"rewards/{name}/mean"] = 0.1 * step
-                metrics[f"components/{name}"] = 0.2 * step
-            mlflow.log_metrics(metrics, step=step)
+                logs[f"rewards/{name}/mean"] = 0.1 * step
+                logs[f"rollouts/components/{name}"] = 0.2 * step
+            mlflow.log_metrics({metric_name(k): v for k, v in logs.items()}, step=step)
         last = 2 if (reward_set, seed) == ("gated", 1) else 3
         for step in range(last):
             log_rollouts(rollouts(step, COMPONENTS[reward_set]))

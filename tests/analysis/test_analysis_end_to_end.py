@@ -45,8 +45,8 @@ def test_train_then_compare_and_evaluate_the_run(tmp_path, monkeypatch):
     compare.main(["--sweep-dir", str(tmp_path / "run"), "--out", str(tmp_path / "compare")])
     table = pd.read_csv(tmp_path / "compare" / "runs.csv")
     assert list(table["run_id"]) == [run_id] and table["steps"].item() == 2
-    assert table["reward_set"].item() == "fine_grained" and "final/reward" in table
-    assert "final/rewards/translucent_layering/mean" in table
+    assert table["reward_set"].item() == "fine_grained" and "final/reward/total" in table
+    assert "final/reward/translucent_layering" in table
     assert (tmp_path / "compare" / "curves.png").is_file()
     assert "grid.png" in (tmp_path / "compare" / "gallery.html").read_text()
 

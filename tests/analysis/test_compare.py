@@ -31,20 +31,23 @@ def test_experiment_table_has_one_row_per_run_with_final_and_best_values(store, 
     out, paths, table = run_compare(tmp_path, "--experiment", EXPERIMENT)
     assert len(table) == 4 and table["run_id"].is_unique
     assert set(zip(table["reward_set"], table["seed"], strict=True)) == set(store["run_ids"])
-    expected = {"label", "run_name", "reward_set", "seed", "steps", "final/reward", "best/reward",
-                "final/execution_rate", "best/execution_rate", "final/completions/mean_length",
-                "final/violations/truncated", "final/violations/no_setup"}  # fmt: skip
-    expected |= {f"{k}/rewards/{c}/mean" for k in ("final", "best") for c in COMPONENTS["gated"]}
+    expected = {"label", "run_name", "reward_set", "seed", "steps", "final/reward/total",
+                "best/reward/total", "final/rollouts/execution_rate",
+                "best/rollouts/execution_rate", "final/train/completions/mean_length",
+                "final/rollouts/violations/truncated",
+                "final/rollouts/violations/no_setup"}  # fmt: skip
+    expected |= {f"{k}/reward/{c}" for k in ("final", "best") for c in COMPONENTS["gated"]}
     assert expected <= set(table.columns)
     for row in table.to_dict("records"):
-        assert row["final/reward"] == pytest.approx(reward_value(row["reward_set"], row["seed"], 3))
-        assert row["best/reward"] == pytest.approx(row["final/reward"])  # rising curves
-        assert row["steps"] == 3 and row["final/execution_rate"] == pytest.approx(0.75)
+        final = reward_value(row["reward_set"], row["seed"], 3)
+        assert row["final/reward/total"] == pytest.approx(final)
+        assert row["best/reward/total"] == pytest.approx(row["final/reward/total"])  # rising curves
+        assert row["steps"] == 3 and row["final/rollouts/execution_rate"] == pytest.approx(0.75)
     # A code seen on step 1 only has rate 0 afterwards, not its stale step-1 value.
-    assert (table["final/violations/no_setup"] == 0).all()
-    assert table["final/violations/truncated"].to_numpy() == pytest.approx([0.5 / 3] * 4)
+    assert (table["final/rollouts/violations/no_setup"] == 0).all()
+    assert table["final/rollouts/violations/truncated"].to_numpy() == pytest.approx([0.5 / 3] * 4)
     coarse = table[table["reward_set"] == "coarse"]
-    assert coarse["final/rewards/granulation/mean"].isna().all()  # not a coarse component
+    assert coarse["final/reward/granulation"].isna().all()  # not a coarse component
     assert {"runs", "aggregate", "curves", "components", "gallery"} <= set(paths)
 
 
@@ -52,8 +55,8 @@ def test_aggregate_is_mean_and_std_across_seeds(store, tmp_path, capsys):
     out, _, _ = run_compare(tmp_path, "--experiment", EXPERIMENT)
     stats = pd.read_csv(out / "aggregate.csv", index_col="reward_set")
     assert set(stats.index) == {"coarse", "gated"} and (stats["runs"] == 2).all()
-    assert stats.loc["coarse", "final/reward mean"] == pytest.approx(0.305)
-    assert stats.loc["gated", "final/reward std"] == pytest.approx(0.01 / 2**0.5)
+    assert stats.loc["coarse", "final/reward/total mean"] == pytest.approx(0.305)
+    assert stats.loc["gated", "final/reward/total std"] == pytest.approx(0.01 / 2**0.5)
     printed = capsys.readouterr().out
     assert "mean ± std" in printed and "0.505 ± 0.007" in printed
     assert "coarse/seed0" in printed and "gated/seed1" in printed
@@ -152,7 +155,7 @@ def smoothed(synthetic_store, tmp_path_factory):
 
 def test_curves_are_the_mean_over_seeds_of_the_smoothed_runs_with_a_min_max_band(smoothed):
     curves = pd.read_csv(smoothed / "curves.csv")
-    reward = curves[curves["metric"] == "reward"].set_index(["reward_set", "step"])
+    reward = curves[curves["metric"] == "reward/total"].set_index(["reward_set", "step"])
     assert set(reward.index) == {(s, step) for s in ("coarse", "gated") for step in STEPS}
     # reward = 0.1 * step + 0.01 * seed (+ 0.2 gated); EMA 0.5 of 0.1, 0.2, 0.3 by hand:
     by_hand = {1: 0.1, 2: 0.5 * 0.1 + 0.5 * 0.2, 3: 0.5 * 0.15 + 0.5 * 0.3}

@@ -122,7 +122,7 @@ async def test_prefetched_replies_are_painted_once_and_counted(config):
     finally:
         await painter.close()
     assert CountingPainter.calls == 5  # 4 completions (2 of them ahead) + the unused one
-    assert logged["prefetched"] == 0.5 and logged["generation_s"] == 1.5
+    assert logged["rollouts/prefetched"] == 0.5 and logged["rollouts/generation_s"] == 1.5
     assert outputs[0][0] is not None and outputs[0][0] > 0  # the prefetched canvas was scored
 
 
@@ -142,5 +142,5 @@ async def test_trl_own_generation_is_timed_from_the_step_start(config):
         ))  # fmt: skip
     finally:
         await painter.close()
-    assert 0.3 <= logged["generation_s"] < 3
-    assert logged["prefetched"] == 0.0
+    assert 0.3 <= logged["rollouts/generation_s"] < 3
+    assert logged["rollouts/prefetched"] == 0.0

@@ -1,5 +1,6 @@
 """The MLflow UI, served on loopback and opened in real Chromium, shows a training run's rollouts
-table with each canvas as a picture beside its reply (issue 11 item 7).
+table with each canvas as a picture beside its reply, and the reward's charts first (issue 11
+item 7).
 
 The run is logged by `watercolor.tracking.log_rollouts`, as training logs each step, from
 synthetic scored steps (tests/analysis/analysis_helpers.py) rather than a smoke training run,
@@ -10,12 +11,14 @@ renderer's flags minus the host-resolver rule that makes every address unreachab
 
 import io
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import httpx
 import pytest
@@ -25,22 +28,40 @@ from playwright.async_api import async_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "analysis"))
 from analysis_helpers import rollouts  # noqa: E402  (synthetic scored steps, shared)
 
+from watercolor.mlflow_callback import RolloutLogger  # noqa: E402
 from watercolor.render.browser import chromium_executable, chromium_flags  # noqa: E402
 from watercolor.tracking import log_rollouts, mlflow_run, run_name  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
+# One step's log of a real run (python -m watercolor.bench train), trimmed: TRL's metrics and
+# the scorer's, under the names they have in TRL's logs.
+TRL_LOG = {
+    "loss": 0.048, "grad_norm": 0.38, "learning_rate": 3e-05, "num_tokens": 4080.0,
+    "completions/mean_length": 197.0, "rewards/gate_pass/mean": 0.75, "rewards/gate_pass/std": 0.46,
+    "rewards/coverage/mean": 1.0, "rewards/coverage/std": 0.0, "reward": 0.58, "reward_std": 0.08,
+    "frac_reward_zero_std": 0.0, "rollouts/components/coverage": 1.0,
+    "rollouts/execution_rate": 0.75, "rollouts/render_s": 6.1,
+    "rollouts/violations/no_sketch": 0.25,
+    "kl": 0.0, "entropy": 0.75, "clip_ratio/low_mean": 0.0, "step_time": 23.5, "epoch": 0.002,
+}  # fmt: skip
 MLFLOW = Path(sys.executable).with_name("mlflow")
 
 
 @pytest.fixture
-def logged(tmp_path) -> dict:
+def logged(tmp_path, monkeypatch) -> dict:
     """A run with two logged steps in a fresh sqlite store: {uri, experiment, run, name}."""
+    # mlflow.set_tracking_uri exports MLFLOW_TRACKING_URI, which tracking_uri() prefers: an
+    # earlier test's store would otherwise receive this run
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
     uri, name = f"sqlite:///{tmp_path}/mlflow.db", run_name("gated", 0)
     with mlflow_run(uri, "ui", params={"seed": 0}, tags={"reward": "gated"},
                     run_dir=tmp_path / "job", artifact_root=str(tmp_path / "art"),
                     run_name=name) as run:  # fmt: skip
         for step in (1, 2):
             log_rollouts(rollouts(step, ["gate_pass", "coverage"]))
+            # a training step's log as TRL and the scorer hand it to the callback
+            logs = TRL_LOG | {"reward": 0.3 * step}
+            RolloutLogger().on_log(None, SimpleNamespace(global_step=step), None, logs=logs)
     return {"uri": uri, "experiment": run.info.experiment_id, "run": run.info.run_id, "name": name}
 
 
@@ -102,3 +123,28 @@ async def test_the_ui_lists_the_run_and_shows_its_canvases_in_the_rollouts_table
             await browser.close()
     red, green, blue = picture.getpixel((picture.width // 2, picture.height // 2))
     assert abs(red - 60) < 12 and abs(green - 120) < 12 and abs(blue - 200) < 12  # canvas 0
+
+
+async def test_the_reward_charts_are_the_first_a_person_sees(ui, logged):
+    # The run page's model-metric sections, in the order the page shows them: each section's
+    # title is followed by its chart count, "(N)"; a chart's title is its name's last part.
+    flags = [f for f in chromium_flags(js_heap_mb=1024) if not f.startswith("--host-resolver")]
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=chromium_executable(None), args=flags, headless=True
+        )
+        try:
+            page = await browser.new_page(viewport={"width": 1400, "height": 1000})
+            experiment = f"{ui}/#/experiments/{logged['experiment']}"
+            await page.goto(f"{experiment}/runs/{logged['run']}/model-metrics")
+            await page.get_by_text("Model metrics").last.wait_for(timeout=60_000)
+            await page.get_by_text("Step", exact=True).first.wait_for(timeout=60_000)  # a chart
+            lines = [line.strip() for line in (await page.inner_text("body")).splitlines()]
+        finally:
+            await browser.close()
+    titles = [i - 1 for i, line in enumerate(lines) if re.fullmatch(r"\(\d+\)", line)]
+    sections = [lines[i] for i in titles]
+    assert sections[0] == "reward", sections
+    first = lines[titles[0] : titles[1]]
+    assert {"total", "gate_pass", "coverage"} <= set(first), first  # total and each component
+    assert sections.index("train") > sections.index("rollouts") > sections.index("reward/raw")

@@ -109,6 +109,6 @@ def test_three_reward_sweep_runs_as_ray_tasks_and_compares(tmp_path, ray_head, m
     compare.main(["--sweep-dir", str(sweep), "--out", str(tmp_path / "compare")])
     table = pd.read_csv(tmp_path / "compare" / "runs.csv")
     assert sorted(table["reward_set"]) == REWARD_SETS
-    assert "final/reward" in table and (table["steps"] == 1).all()
+    assert "final/reward/total" in table and (table["steps"] == 1).all()
     assert (tmp_path / "compare" / "curves.png").is_file()
     assert "grid.png" in (tmp_path / "compare" / "gallery.html").read_text()

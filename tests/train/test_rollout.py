@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from watercolor.rollout import FinishedRows, OverlappedRollout
+from watercolor.rollout import FinishedRows, until_eos
 
 EOS, PAD = 9, 0
 
@@ -27,5 +27,5 @@ def test_each_row_is_handed_over_once_at_its_eos_step():
 
 
 def test_completions_end_at_the_first_eos():
-    assert OverlappedRollout._until_eos([4, 5, EOS, PAD, PAD], {EOS}) == [4, 5, EOS]
-    assert OverlappedRollout._until_eos([4, 5, 6], {EOS}) == [4, 5, 6]  # cut off: all of it
+    assert until_eos([4, 5, EOS, PAD, PAD], {EOS}) == [4, 5, EOS]
+    assert until_eos([4, 5, 6], {EOS}) == [4, 5, 6]  # cut off: all of it

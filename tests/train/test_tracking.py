@@ -76,10 +76,10 @@ def test_a_job_that_loses_the_race_for_a_dir_fails_its_own_run(client, tmp_path,
     assert ours.info.status == "FAILED" and (run_dir / RUN_ID_FILE).read_text() == "f" * 32
 
 
-def output_dirs_at(moment: datetime.datetime) -> tuple[str, str]:
-    """conf/train.yaml's hydra.run.dir and hydra.sweep.dir as Hydra resolves them at `moment`."""
+def output_dirs_at(moment: datetime.datetime, config: str = "train") -> tuple[str, str]:
+    """conf/<config>.yaml's hydra.run.dir and hydra.sweep.dir as Hydra resolves them at `moment`."""
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        hydra = compose("train", return_hydra_config=True).hydra
+        hydra = compose(config, return_hydra_config=True).hydra
     patterns = {
         "run": OmegaConf.to_container(hydra.run, resolve=False)["dir"],
         "sweep": OmegaConf.to_container(hydra.sweep, resolve=False)["dir"],
@@ -101,3 +101,12 @@ def test_two_sweeps_started_in_the_same_second_get_their_own_dirs():
     assert sweep_a.startswith("outputs/multirun/2026-12-01/06-00-00") and sweep_a != sweep_b
     assert run_a.startswith("outputs/runs/2026-12-01/06-00-00") and run_a != run_b
     assert run_a.endswith("_gated")
+
+
+def test_two_evaluations_started_in_the_same_second_get_their_own_dirs():
+    first = datetime.datetime(2026, 12, 1, 6, 0, 0, 120_000)
+    second = first + datetime.timedelta(milliseconds=300)
+    (run_a, sweep_a) = output_dirs_at(first, "evaluate")
+    (run_b, sweep_b) = output_dirs_at(second, "evaluate")
+    assert run_a.startswith("outputs/evaluate/2026-12-01/06-00-00") and run_a != run_b
+    assert sweep_a != sweep_b

@@ -54,14 +54,15 @@ def test_smoke_run_trains_and_logs_everything(tmp_path):
     client = mlflow_client(tmp_path)
     (run,) = client.search_runs(client.get_experiment_by_name("watercolor").experiment_id)
     metrics = run.data.metrics
-    assert {"reward", "execution_rate", "rewards/coverage/mean", "components/coverage"} <= set(
-        metrics
-    )
+    # TRL's and the scorer's metrics under their MLflow names (watercolor.tracking.metric_name)
+    expected = {"reward/total", "rollouts/execution_rate", "reward/coverage", "reward/raw/coverage"}
+    assert expected <= set(metrics) and "train/loss" in metrics
     # Generation and reward wall time, and the share painted ahead (0 unless overlap_rendering).
-    assert {"generation_s", "prefetched", "reward_wall_s"} <= set(metrics)
+    timing = {f"rollouts/{m}" for m in ("generation_s", "prefetched", "reward_wall_s")}
+    assert timing <= set(metrics)
     assert run.data.tags["reward"] == "fine_grained" and "debug=smoke" in run.data.tags["overrides"]
     assert run.data.params["trainer.num_generations"] == "4"
-    assert len(client.get_metric_history(run.info.run_id, "reward")) == 3
+    assert len(client.get_metric_history(run.info.run_id, "reward/total")) == 3
     files = artifact_paths(client, run.info.run_id)
     assert any(f.endswith("grid.png") for f in files)
     assert any(f.endswith(".js") for f in files) and "rollouts.json" in files
@@ -75,9 +76,9 @@ def test_overlapped_rendering_trains_and_paints_replies_ahead(tmp_path):
     run_training(tmp_path, "reward=gated", "overlap_rendering=true")
     client = mlflow_client(tmp_path)
     (run,) = client.search_runs(client.get_experiment_by_name("watercolor").experiment_id)
-    ahead = [m.value for m in client.get_metric_history(run.info.run_id, "prefetched")]
+    ahead = [m.value for m in client.get_metric_history(run.info.run_id, "rollouts/prefetched")]
     assert len(ahead) == 3 and ahead[0] == 0 and max(ahead[1:]) > 0, ahead
-    assert len(client.get_metric_history(run.info.run_id, "reward")) == 3
+    assert len(client.get_metric_history(run.info.run_id, "reward/total")) == 3
     assert (tmp_path / "run" / "final" / "model.safetensors").exists()
 
 
@@ -137,7 +138,7 @@ def test_resume_after_interruption(tmp_path):
     run_training(tmp_path, *overrides, "resume=true")
     client = mlflow_client(tmp_path)
     (run,) = client.search_runs(client.get_experiment_by_name("watercolor").experiment_id)
-    steps = [m.step for m in client.get_metric_history(run.info.run_id, "reward")]
+    steps = [m.step for m in client.get_metric_history(run.info.run_id, "reward/total")]
     assert max(steps) == 4 and (tmp_path / "run" / "final").is_dir()
 
 

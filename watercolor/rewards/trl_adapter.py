@@ -12,17 +12,18 @@ What TRL sums is exactly the set's total: function `i` returns component `i`'s v
 when the set's gate fails, and its weight is the set's weight for `i` (divided by the sum of
 weights when the set normalises). TRL therefore logs `rewards/<name>` as the component's gated
 value; the raw values, gate-violation rates, execution rate, per-canvas render time and the
-batch's wall time in rewards go through `log_metric` as `components/<name>`,
-`violations/<code>`, `execution_rate`, `render_s` and `reward_wall_s`.
+batch's wall time in rewards go through `log_metric` as `rollouts/components/<name>`,
+`rollouts/violations/<code>`, `rollouts/execution_rate`, `rollouts/render_s` and
+`rollouts/reward_wall_s` (`watercolor.tracking.metric_name` says what MLflow calls each).
 An infrastructure failure makes every function return None for that completion, so TRL leaves
 it out of the group baseline instead of scoring a fake 0.
 
 `prefetch(reply)` starts painting a reply before TRL asks for its reward (called by
 `watercolor.rollout.OverlappedRollout` as each reply finishes generating); the batch then
-awaits that render instead of starting another. `prefetched` (the share of a batch's canvases
-that were painted ahead) and `generation_s` are logged with the rest: the rollout's own
-generation time (`note_generation`), or, when TRL generates, the time from the step's start
-(`note_step_start`, from `watercolor.rollout.GenerationClock`) to the rewards call.
+awaits that render instead of starting another. `rollouts/prefetched` (the share of a batch's
+canvases that were painted ahead) and `rollouts/generation_s` are logged with the rest: the
+rollout's own generation time (`note_generation`), or, when TRL generates, the time from the
+step's start (`note_step_start`, from `watercolor.rollout.GenerationClock`) to the rewards call.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from watercolor.canvas import Canvas, Status
 from watercolor.rewards.reward_set import RewardSet, Score
 
 Painter = Callable[[str, int], Awaitable[Canvas]]  # (reply, seed) -> Canvas
+# Every metric the scorer logs through TRL (`batch_metrics`, `prefetched`, `generation_s`).
+ROLLOUT_PREFIX = "rollouts/"
 
 
 @dataclass
@@ -179,11 +182,12 @@ class RolloutScorer:
             wall_s=time.perf_counter() - started,
         )  # fmt: skip
         self._codes |= {code for c in canvases for code in c.violations}
-        log_batch_metrics(rollouts, kwargs.get("log_metric"), self._codes)
         if log_metric := kwargs.get("log_metric"):
-            log_metric("prefetched", ahead)
+            metrics = batch_metrics(rollouts, self._codes) | {"prefetched": ahead}
             if self._generation_s is not None:
-                log_metric("generation_s", self._generation_s)
+                metrics["generation_s"] = self._generation_s
+            for name, value in metrics.items():
+                log_metric(f"{ROLLOUT_PREFIX}{name}", value)
         self._generation_s = None
         if self.on_batch is not None:
             self.on_batch(rollouts)
@@ -211,12 +215,3 @@ def batch_metrics(rollouts: Rollouts, codes: set[str] = frozenset()) -> dict[str
         if values:
             metrics[f"components/{name}"] = statistics.fmean(values)
     return metrics
-
-
-def log_batch_metrics(
-    rollouts: Rollouts, log_metric: Callable | None, codes: set[str] = frozenset()
-) -> None:
-    if log_metric is None:
-        return
-    for name, value in batch_metrics(rollouts, codes).items():
-        log_metric(name, value)
