@@ -9,6 +9,7 @@ which would add minutes on two cores and logs through the same function. Chromiu
 renderer's flags minus the host-resolver rule that makes every address unreachable.
 """
 
+import contextlib
 import io
 import os
 import re
@@ -98,29 +99,35 @@ def _healthy(base: str) -> bool:
         return False
 
 
-async def test_the_ui_lists_the_run_and_shows_its_canvases_in_the_rollouts_table(ui, logged):
+@contextlib.asynccontextmanager
+async def browser_page():
+    """A page of Debian's Chromium, allowed to reach loopback (the served UI)."""
     flags = [f for f in chromium_flags(js_heap_mb=1024) if not f.startswith("--host-resolver")]
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(
             executable_path=chromium_executable(None), args=flags, headless=True
         )
         try:
-            page = await browser.new_page(viewport={"width": 1400, "height": 1000})
-            experiment = f"{ui}/#/experiments/{logged['experiment']}"
-            await page.goto(f"{experiment}?workflowType=machine_learning")  # the training view
-            await page.get_by_text(logged["name"]).first.wait_for(timeout=60_000)
-
-            await page.goto(f"{experiment}/runs/{logged['run']}/artifacts/rollouts.json")
-            canvas = page.locator('img[src*="get-artifact?path=table_images"]').first
-            await canvas.wait_for(timeout=60_000)
-            await page.get_by_text("// reply 0 at step 1").first.wait_for(timeout=10_000)
-            await page.wait_for_function(
-                "img => img.complete && img.naturalWidth > 0", arg=await canvas.element_handle()
-            )
-            shown = await page.request.get(await canvas.evaluate("img => img.src"))
-            picture = Image.open(io.BytesIO(await shown.body())).convert("RGB")
+            yield await browser.new_page(viewport={"width": 1400, "height": 1000})
         finally:
             await browser.close()
+
+
+async def test_the_ui_lists_the_run_and_shows_its_canvases_in_the_rollouts_table(ui, logged):
+    experiment = f"{ui}/#/experiments/{logged['experiment']}"
+    async with browser_page() as page:
+        await page.goto(f"{experiment}?workflowType=machine_learning")  # the training view
+        await page.get_by_text(logged["name"]).first.wait_for(timeout=60_000)
+
+        await page.goto(f"{experiment}/runs/{logged['run']}/artifacts/rollouts.json")
+        canvas = page.locator('img[src*="get-artifact?path=table_images"]').first
+        await canvas.wait_for(timeout=60_000)
+        await page.get_by_text("// reply 0 at step 1").first.wait_for(timeout=10_000)
+        await page.wait_for_function(
+            "img => img.complete && img.naturalWidth > 0", arg=await canvas.element_handle()
+        )
+        shown = await page.request.get(await canvas.evaluate("img => img.src"))
+        picture = Image.open(io.BytesIO(await shown.body())).convert("RGB")
     red, green, blue = picture.getpixel((picture.width // 2, picture.height // 2))
     assert abs(red - 60) < 12 and abs(green - 120) < 12 and abs(blue - 200) < 12  # canvas 0
 
@@ -128,20 +135,13 @@ async def test_the_ui_lists_the_run_and_shows_its_canvases_in_the_rollouts_table
 async def test_the_reward_charts_are_the_first_a_person_sees(ui, logged):
     # The run page's model-metric sections, in the order the page shows them: each section's
     # title is followed by its chart count, "(N)"; a chart's title is its name's last part.
-    flags = [f for f in chromium_flags(js_heap_mb=1024) if not f.startswith("--host-resolver")]
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(
-            executable_path=chromium_executable(None), args=flags, headless=True
+    async with browser_page() as page:
+        await page.goto(
+            f"{ui}/#/experiments/{logged['experiment']}/runs/{logged['run']}/model-metrics"
         )
-        try:
-            page = await browser.new_page(viewport={"width": 1400, "height": 1000})
-            experiment = f"{ui}/#/experiments/{logged['experiment']}"
-            await page.goto(f"{experiment}/runs/{logged['run']}/model-metrics")
-            await page.get_by_text("Model metrics").last.wait_for(timeout=60_000)
-            await page.get_by_text("Step", exact=True).first.wait_for(timeout=60_000)  # a chart
-            lines = [line.strip() for line in (await page.inner_text("body")).splitlines()]
-        finally:
-            await browser.close()
+        await page.get_by_text("Model metrics").last.wait_for(timeout=60_000)
+        await page.get_by_text("Step", exact=True).first.wait_for(timeout=60_000)  # a chart
+        lines = [line.strip() for line in (await page.inner_text("body")).splitlines()]
     titles = [i - 1 for i, line in enumerate(lines) if re.fullmatch(r"\(\d+\)", line)]
     sections = [lines[i] for i in titles]
     assert sections[0] == "reward", sections
