@@ -29,10 +29,11 @@ from transformers.trainer_utils import get_last_checkpoint
 from trl import GRPOConfig, GRPOTrainer
 
 from watercolor.config import model_source
+from watercolor.env.client import RemotePainter
 from watercolor.mlflow_callback import RolloutLogger
 from watercolor.policy.loading import load_policy, lora_config
 from watercolor.policy.tiny import idle_cores
-from watercolor.render.painters import Episode, LocalPainter
+from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.trl_adapter import Painter, RolloutScorer
 from watercolor.rollout import GenerationClock, OverlappedRollout
@@ -53,10 +54,15 @@ def build_policy(model: DictConfig):
     return policy, tokenizer, lora
 
 
-def build_painter(renderer: DictConfig, episode: Episode) -> Painter:
-    """A local warm Chromium pool (renderer is a RenderConfig), or a remote painter as given."""
+def build_painter(renderer: DictConfig, episode: DictConfig) -> Painter:
+    """A local warm Chromium pool running the task's `episode` (renderer is a RenderConfig), or
+    a remote painter as given, told the episode its servers must run (`RemotePainter`)."""
     built = instantiate(renderer)
-    return LocalPainter(built, episode) if isinstance(built, RenderConfig) else built
+    if isinstance(built, RenderConfig):
+        return LocalPainter(built, instantiate(episode))
+    if isinstance(built, RemotePainter):
+        built.episode = OmegaConf.to_container(episode, resolve=True)
+    return built
 
 
 def run_tags(seed: int) -> dict[str, str]:
@@ -87,7 +93,7 @@ def main(cfg: DictConfig) -> float:
     set_seed(cfg.seed)
     model, tokenizer, peft_config = build_policy(cfg.model)
     dataset = build_dataset(cfg.task)
-    painter = build_painter(cfg.renderer, instantiate(cfg.task.episode))
+    painter = build_painter(cfg.renderer, cfg.task.episode)
     logger = RolloutLogger(every=cfg.tracking.log_canvases_every)
     trainer_kwargs = OmegaConf.to_container(cfg.trainer, resolve=True)
     scorer = RolloutScorer(

@@ -175,3 +175,23 @@ async def test_training_scores_rollouts_rendered_on_the_server(
     totals = [sum(w * out[i] for w, out in zip(weights, outputs, strict=True)) for i in range(2)]
     assert totals[0] == pytest.approx(batch.scores[0].total) and totals[0] > 0
     assert totals[1] == 0
+
+
+async def test_a_server_running_another_episode_is_refused_with_the_keys_that_differ(
+    server, watercolour_reply
+):
+    """renderer=remote with the run's task.episode: the server's (defaults) must be the same."""
+    from omegaconf import OmegaConf
+
+    from watercolor.config import compose_train
+    from watercolor.env.client import EpisodeMismatch, RemotePainter
+
+    url, _ = server
+    ours = OmegaConf.to_container(compose_train().task.episode, resolve=True)
+    same = RemotePainter([url], sessions_per_server=1, episode=ours)
+    assert (await same(watercolour_reply)).status == "ok"
+    other = ours | {"rules": ours["rules"] | {"max_chars": 50}}
+    painter = RemotePainter([url], sessions_per_server=1, episode=other)
+    with pytest.raises(EpisodeMismatch, match=r"rules\.max_chars: server 20000, run 50"):
+        await painter(watercolour_reply)
+    assert painter.servers[0].taken == 0  # refused before any reply was sent

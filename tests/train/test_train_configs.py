@@ -169,3 +169,14 @@ def test_ray_launcher_config_composes():
         cfg = compose("train", ["hydra/launcher=ray_cluster"], return_hydra_config=True)
     assert cfg.hydra.launcher._target_.endswith("RayLauncher")
     assert cfg.hydra.launcher.ray.init.address == "auto"
+
+
+def test_remote_rendering_is_told_the_episode_its_servers_must_run():
+    from watercolor.env.client import RemotePainter
+    from watercolor.train import build_painter
+
+    cfg = compose_train(["renderer=remote", "task.episode.rules.max_chars=900"])
+    painter = build_painter(cfg.renderer, cfg.task.episode)
+    assert isinstance(painter, RemotePainter)
+    assert painter.episode == OmegaConf.to_container(cfg.task.episode, resolve=True)
+    assert painter.episode["rules"]["max_chars"] == 900

@@ -27,11 +27,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
 from openenv.core.client_types import StepResult
 from openenv.core.env_client import EnvClient
 from websockets.exceptions import ConnectionClosed
@@ -68,6 +69,10 @@ class Unreachable(Exception):
     """The server took no reply (down, refusing, or failed before the step): nothing ran."""
 
 
+class EpisodeMismatch(ValueError):
+    """A server gates (or otherwise runs the task's episode) differently from the run."""
+
+
 @dataclass
 class Server:
     """One environment server as the painter sees it (its counters are for logs and tests)."""
@@ -78,6 +83,7 @@ class Server:
     rendered: int = 0  # replies it answered
     lost: int = 0  # replies it took and never answered (each one a None reward)
     unreachable: int = 0  # times it took no reply (the reply went to another server)
+    checked: bool = False  # its task episode was found to be the run's
 
     @property
     def in_flight(self) -> int:
@@ -91,8 +97,11 @@ class RemotePainter:
     server runs the task's episode (gate rules included) and renderer of its own composed
     conf/train.yaml: with no flags, the defaults a local run renders with. A run's overrides of
     the renderer or the task are not sent; start the servers with the same ones (serve's
-    rendering flags and `--set`). The returned Canvas is scored locally with the run's reward
-    set, like a local render.
+    rendering flags and `--set`). Given `episode` (the run's `task.episode` config, as training
+    passes it), the painter asks each server for its own (`GET /task/episode`) before its first
+    reply there and raises `EpisodeMismatch`, naming the keys that differ, when a server gates
+    differently: its verdicts would not be the run's. The returned Canvas is scored locally with
+    the run's reward set, like a local render.
 
     When a server fails, two cases differ:
     - It takes no reply (connection refused, capacity reached, reset failed): nothing ran, so
@@ -123,6 +132,7 @@ class RemotePainter:
         connect_timeout_s: float = 10.0,
         pixel_density: float | None = None,
         time_limit_s: float | None = None,
+        episode: Mapping[str, Any] | None = None,
     ) -> None:
         if not urls:
             raise ValueError("RemotePainter needs at least one server URL")
@@ -132,6 +142,7 @@ class RemotePainter:
         ignored = {"pixel_density": pixel_density, "time_limit_s": time_limit_s}
         if ignored := {k: v for k, v in ignored.items() if v is not None}:
             log.warning("renderer %s: set on the servers (serve --help); ignored here", ignored)
+        self.episode = episode
         self._limits: list[asyncio.Semaphore] | None = None
         self._next = 0
 
@@ -164,6 +175,8 @@ class RemotePainter:
     async def _episode(
         self, server: Server, reply: str, seed: int, prompt: str | None
     ) -> PaintObservation:
+        if self.episode is not None and not server.checked:
+            await self._check_episode(server)
         env = PaintEnv(
             base_url=server.url,
             connect_timeout_s=self.connect_timeout_s,
@@ -190,8 +203,41 @@ class RemotePainter:
             with suppress(*SERVER_FAILURES):
                 await env.close()
 
+    async def _check_episode(self, server: Server) -> None:
+        """EpisodeMismatch unless the server's task episode is this run's; Unreachable if it
+        does not answer (the reply then goes to the next server, as for any refusal)."""
+        try:
+            async with httpx.AsyncClient(timeout=self.connect_timeout_s) as client:
+                answer = await client.get(f"{server.url}/task/episode")
+                answer.raise_for_status()
+        except httpx.HTTPError as error:
+            raise Unreachable(str(error)) from error
+        if differ := differences(answer.json(), dict(self.episode)):
+            details = "; ".join(f"{k}: server {a!r}, run {b!r}" for k, a, b in differ)
+            raise EpisodeMismatch(
+                f"{server.url} runs another task episode than this run ({details}); start it "
+                "with the run's task overrides (python -m watercolor.env.serve --set ...)"
+            )
+        server.checked = True
+
     async def close(self) -> None:
         """Nothing to close: each episode opens and closes its own session."""
+
+
+def differences(theirs: Mapping, ours: Mapping, prefix: str = "") -> list[tuple[str, Any, Any]]:
+    """(dotted key, their value, our value) wherever two nested configs differ.
+
+    >>> differences({"rules": {"max_chars": 50, "ban": True}}, {"rules": {"max_chars": 90}})
+    [('rules.ban', True, None), ('rules.max_chars', 50, 90)]
+    """
+    found = []
+    for key in sorted(theirs.keys() | ours.keys()):
+        a, b = theirs.get(key), ours.get(key)
+        if isinstance(a, Mapping) and isinstance(b, Mapping):
+            found += differences(a, b, f"{prefix}{key}.")
+        elif a != b:
+            found.append((f"{prefix}{key}", a, b))
+    return found
 
 
 def infra_error(errors: list[str], seed: int) -> PaintObservation:

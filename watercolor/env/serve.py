@@ -28,7 +28,7 @@ import uvicorn
 from fastapi import FastAPI
 from hydra.errors import HydraException
 from hydra.utils import instantiate
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 from openenv.core.env_server.http_server import create_app
 
 from watercolor.config import default_option, reward_set_names
@@ -60,6 +60,11 @@ def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int 
         env_name="watercolor",
         max_concurrent_envs=max_sessions,
         state_cls=PaintState,
+    )
+    # The episode every session runs (gate rules included), for RemotePainter to compare.
+    episode = OmegaConf.to_container(cfg.task.episode, resolve=True)
+    app.get("/task/episode", summary="the task episode's config (gate rules) this server runs")(
+        lambda: episode
     )
     # The same start/stop hooks OpenEnv registers its session reaper on.
     app.router.on_startup.append(pool.start)
