@@ -4,6 +4,8 @@
     python -m watercolor.compare --sweep-dir outputs/multirun/2026-11-30/01-45-32
     python -m watercolor.compare --runs 9ba52e24... 1c3f0a77... --out outputs/compare/mine
     python -m watercolor.compare --experiment three_rewards --filter "tags.debug = 'None'"
+    python -m watercolor.compare --study three_rewards_v2-1a2b3c4d     # one study's runs
+    python -m watercolor.compare --records experiments/2026-12-01_three_rewards_v2/records
 
 Writes to `--out` (default outputs/compare/<timestamp>): `runs.csv` (one row per run: its
 reward set and seed, then `final/<metric>` and `best/<metric>` for the reward (`reward/total`),
@@ -23,19 +25,25 @@ over seeds and prompts, paired by prompt): `matrix_ci.csv` and `matrix_heatmap.p
 with x scored by), `verdict.csv` (per scorer: does the set trained with it score highest under
 it, by how much) and `behaviour_ci.csv` (each behaviour per set and per pair of sets).
 
-Everything is read through `mlflow.MlflowClient` (search_runs, get_metric_history,
-download_artifacts), so it works against any tracking store the runs were logged to.
+Its input is `watercolor.records.Records`: read from an MLflow store through
+`mlflow.MlflowClient` (search_runs, get_metric_history, download_artifacts), so it works against
+any store the runs were logged to, or from a study's committed records folder (`--records`),
+whose galleries re-render the replies. Both give the same tables (the runs sorted by reward set,
+seed and id either way). A study's evaluations are its own: the untrained model's evaluation
+counts only for the runs of its own study (their `study` tag), so studies sharing a store never
+pool. `provenance.csv` lists each run's commit and config hash; runs of one reward set that
+differ in anything but their seed are reported loudly.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
-import json
 import math
 import os
 import re
-import tempfile
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -47,9 +55,11 @@ from matplotlib.ticker import MaxNLocator
 from mlflow.entities import Run
 from PIL import Image
 
-from watercolor import stats
+from watercolor import records, stats
 from watercolor.behaviour import BEHAVIOURS
+from watercolor.canvas_sources import RenderedCanvases, StoreCanvases
 from watercolor.gallery import gallery_html
+from watercolor.records import PROVENANCE, Records
 from watercolor.tracking import RUN_ID_FILE, mlflow_run, tracking_uri
 
 DEFAULT_URI = f"sqlite:///{Path('outputs/mlflow.db').resolve()}"
@@ -80,10 +90,13 @@ def select_runs(
     sweep_dir: str | Path | None = None,
     run_ids: Sequence[str] = (),
     filter_string: str = "",
+    study: str | None = None,
 ) -> list[Run]:
-    """Runs of an experiment, of a Hydra sweep dir (its jobs' `mlflow_run_id`), or by id.
+    """Runs of an experiment, of a Hydra sweep dir (its jobs' `mlflow_run_id`), of a study
+    (its `study` tag, finished runs only: a part cut off and run again leaves a RUNNING run)
+    or by id.
 
-    Experiment and sweep selections skip runs tagged with a `kind` (evaluate, compare).
+    Experiment, sweep and study selections skip runs tagged with a `kind` (evaluate, compare).
     """
     if experiment is not None:
         found = client.get_experiment_by_name(experiment)
@@ -97,49 +110,39 @@ def select_runs(
         files = sorted(Path(sweep_dir).rglob(RUN_ID_FILE))
         runs = [client.get_run(file.read_text().strip()) for file in files]
         return [run for run in runs if "kind" not in run.data.tags]
+    if study is not None:
+        ids = [e.experiment_id for e in client.search_experiments()]
+        runs = client.search_runs(ids, f"tags.study = '{study}' and attributes.status = 'FINISHED'",
+                                  order_by=["attributes.start_time ASC"])  # fmt: skip
+        return [run for run in runs if "kind" not in run.data.tags]
     return [client.get_run(run_id) for run_id in run_ids]
+
+
+def study_tags(runs: Sequence[Run]) -> list[str]:
+    """The studies (`study` tags) the runs belong to, in order of first appearance."""
+    return list(dict.fromkeys(t for r in runs if (t := r.data.tags.get("study"))))
 
 
 # --- metrics ------------------------------------------------------------------------------------
 
 
-def metric_names(run: Run, patterns: Sequence[str]) -> list[str]:
-    """The run's metrics matching any of `patterns` (full matches), in pattern order."""
-    names = sorted(run.data.metrics)
-    return [n for p in patterns for n in names if re.fullmatch(p, n)]
-
-
-def history(client: mlflow.MlflowClient, run: Run, patterns: Sequence[str]) -> pd.DataFrame:
-    """Per-step values (index: step) of the run's metrics that match `patterns`.
+def history(full: pd.DataFrame, patterns: Sequence[str]) -> pd.DataFrame:
+    """Per-step values (index: step) of the metrics of a run's full history that match
+    `patterns` (full matches, in pattern order).
 
     A violation code is only logged on steps where it occurred, so on the other steps that
     logged a reward its rate is 0, not missing.
     """
-    columns = {
-        name: pd.Series({m.step: m.value for m in client.get_metric_history(run.info.run_id, name)})
-        for name in metric_names(run, patterns)
-    }
-    frame = pd.DataFrame(columns).sort_index()
+    names = sorted(full.columns)
+    frame = full[list(dict.fromkeys(n for p in patterns for n in names if re.fullmatch(p, n)))]
+    frame = frame.astype(float).copy()
+    frame.index = frame.index.astype(int)
     frame.index.name = "step"
     if "reward/total" in frame:
         logged = frame["reward/total"].notna()
         for name in (c for c in frame.columns if c.startswith("rollouts/violations/")):
             frame.loc[logged, name] = frame.loc[logged, name].fillna(0.0)
     return frame
-
-
-def run_info(run: Run) -> dict:
-    """Who the run is: id, name, experiment, reward set and seed (tag, else param), status."""
-    tags, params = run.data.tags, run.data.params
-    return {
-        "run_id": run.info.run_id,
-        "run_name": run.info.run_name,
-        "experiment_id": run.info.experiment_id,
-        "reward_set": tags.get("reward", params.get("reward", "?")),
-        "seed": tags.get("seed", params.get("seed", "?")),
-        "model": tags.get("model", "?"),
-        "status": run.info.status,
-    }
 
 
 def summary_row(info: dict, frame: pd.DataFrame) -> dict:
@@ -154,16 +157,59 @@ def summary_row(info: dict, frame: pd.DataFrame) -> dict:
     return row
 
 
-def runs_table(
-    client: mlflow.MlflowClient, runs: Sequence[Run]
-) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
-    """(one row per run, {run id: its per-step history}) for the key and curve metrics."""
+IDENTITY = ("run_id", "run_name", "experiment_id", "reward_set", "seed", "model", "status")
+
+
+def runs_table(found: Records) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+    """(one row per run: who it is, then its key metrics; {run id: its per-step history of the
+    key and curve metrics}). Provenance is `provenance_table`'s."""
     patterns = [*KEY_METRICS, *CURVE_METRICS, *COMPONENT_METRICS]
-    histories = {run.info.run_id: history(client, run, patterns) for run in runs}
-    rows = [summary_row(run_info(run), histories[run.info.run_id]) for run in runs]
+    histories = {r["run_id"]: history(found.histories[r["run_id"]], patterns) for r in found.runs}
+    rows = [summary_row({k: info[k] for k in IDENTITY}, histories[info["run_id"]])
+            for info in found.runs]  # fmt: skip
     table = pd.DataFrame(rows)
     table.insert(0, "label", run_labels(table))
     return table[metric_order(table.columns)], histories
+
+
+def sort_key(info: dict) -> tuple:
+    """Runs in one order whatever the source: reward set, seed (as a number), run id."""
+    seed = str(info.get("seed", ""))
+    return (str(info.get("reward_set", "")), int(seed) if seed.isdigit() else math.inf, seed,
+            info.get("run_id", ""))  # fmt: skip
+
+
+def provenance_table(found: Records, labels: pd.Series) -> pd.DataFrame:
+    """Per run: label, reward set, seed, commit, dirty, config hash and study."""
+    rows = [{"label": label, "reward_set": info["reward_set"], "seed": info["seed"]}
+            | {name: info.get(name, "") for name in PROVENANCE} | {"run_id": info["run_id"]}
+            for label, info in zip(labels, found.runs, strict=True)]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def provenance_warnings(table: pd.DataFrame) -> list[str]:
+    """What makes the runs not one study with one training path: runs of one reward set with
+    different config hashes, several commits, uncommitted training code, several studies."""
+    warnings = []
+    for reward_set, rows in table.groupby("reward_set", sort=True):
+        hashes = sorted(set(rows["config_hash"]))
+        if len(hashes) > 1:
+            warnings.append(f"runs of {reward_set} differ in more than their seed: config "
+                            f"hashes {', '.join(h or '(none)' for h in hashes)}")  # fmt: skip
+    commits = sorted(set(table["commit"]))
+    if len(commits) > 1:
+        by_commit = {c: ", ".join(table.loc[table["commit"] == c, "label"]) for c in commits}
+        warnings.append("runs come from several commits (check that nothing that changes what "
+                        "training computes landed between them): "
+                        + "; ".join(f"{c[:10] or '(none)'}: {labels}"
+                                    for c, labels in by_commit.items()))  # fmt: skip
+    if (table["dirty"] == "true").any():
+        dirty = ", ".join(table.loc[table["dirty"] == "true", "label"])
+        warnings.append(f"runs trained with uncommitted changes to the training code: {dirty}")
+    if len(studies := sorted(set(table["study"]) - {""})) > 1:
+        warnings.append(f"runs of {len(studies)} studies are pooled: {', '.join(studies)} "
+                        "(select one with --study or --records)")  # fmt: skip
+    return warnings
 
 
 def metric_order(columns: Sequence[str]) -> list[str]:
@@ -291,45 +337,25 @@ def plot_curves(curves: pd.DataFrame, path: Path, title: str, smoothing: float) 
 # --- gallery ------------------------------------------------------------------------------------
 
 
-def rollout_steps(client: mlflow.MlflowClient, run_id: str) -> list[int]:
-    """The steps whose rollouts (grid, canvases, sketches) the run logged."""
-    folders = client.list_artifacts(run_id, "rollouts")
-    return sorted(int(m.group(1)) for f in folders if (m := ROLLOUT_STEP.search(f.path)))
-
-
-def gallery_step(client: mlflow.MlflowClient, run_ids: Sequence[str]) -> dict[str, int | None]:
+def gallery_step(rollouts: Mapping[str, pd.DataFrame]) -> dict[str, int | None]:
     """The last rollout step every run logged; a run's own last one if they share none."""
-    steps = {run_id: rollout_steps(client, run_id) for run_id in run_ids}
+    steps = {run_id: sorted({int(s) for s in table["step"]}) for run_id, table in rollouts.items()}
     shared = set.intersection(*(set(s) for s in steps.values())) if steps else set()
     if shared:
-        return dict.fromkeys(run_ids, max(shared))
+        return dict.fromkeys(steps, max(shared))
     return {run_id: (s[-1] if s else None) for run_id, s in steps.items()}
 
 
-def rollouts_table(client: mlflow.MlflowClient, run_id: str, folder: Path) -> pd.DataFrame:
-    """The run's `rollouts.json` table (every logged step); empty if it logged none."""
-    names = {a.path for a in client.list_artifacts(run_id)}
-    if "rollouts.json" not in names:
-        return pd.DataFrame(columns=["step", "index", "prompt", "reward", "status", "violations"])
-    local = client.download_artifacts(run_id, "rollouts.json", str(folder))
-    data = json.loads(Path(local).read_text())
-    return pd.DataFrame(data["data"], columns=data["columns"])
-
-
-def run_cards(client: mlflow.MlflowClient, run_id: str, step: int, out_dir: Path) -> list[dict]:
+def run_cards(canvases, run_id: str, step: int, rollouts: pd.DataFrame, out_dir: Path) -> list:
     """Gallery cards of one run at one rollout step: its grid, then each canvas with its prompt."""
-    folder = out_dir / "gallery" / run_id
-    folder.mkdir(parents=True, exist_ok=True)
-    client.download_artifacts(run_id, f"rollouts/step_{step:05d}", str(folder))
-    images = folder / f"step_{step:05d}"
-    rows = rollouts_table(client, run_id, folder)
-    rows = rows[rows["step"] == step].sort_values("index")
-    cards = [{"image": _relative(images / "grid.png", out_dir), "caption": "grid",
+    rows = rollouts[rollouts["step"] == step].sort_values("index")
+    found = canvases.rollouts(run_id, step, rows, out_dir / "gallery" / run_id)
+    cards = [{"image": _relative(found["grid"], out_dir), "caption": "grid",
               "lines": [f"rollout step {step}"]}]  # fmt: skip
     for row in rows.to_dict("records"):
-        canvas = images / f"canvas_{int(row['index']):02d}.png"
+        canvas = found.get(int(row["index"]))
         cards.append({
-            "image": _relative(canvas, out_dir),
+            "image": _relative(canvas, out_dir) if canvas else None,
             "placeholder": row["status"],
             "caption": f"#{int(row['index'])}: reward {_fmt(row['reward'])} ({row['status']})",
             "lines": [row["prompt"], row.get("violations") or "no violations"],
@@ -345,9 +371,9 @@ def _fmt(value) -> str:
     return "n/a" if value is None or pd.isna(value) else f"{value:.3f}"
 
 
-def write_gallery(client: mlflow.MlflowClient, table: pd.DataFrame, out_dir: Path) -> Path:
+def write_gallery(canvases, table: pd.DataFrame, found: Records, out_dir: Path) -> Path:
     """gallery.html: each run's grid and canvases at the same rollout step, side by side."""
-    steps = gallery_step(client, list(table["run_id"]))
+    steps = gallery_step({run_id: found.rollouts[run_id] for run_id in table["run_id"]})
     sections = []
     for run in table.to_dict("records"):
         step = steps[run["run_id"]]
@@ -355,7 +381,8 @@ def write_gallery(client: mlflow.MlflowClient, table: pd.DataFrame, out_dir: Pat
         if step is None:
             sections.append((heading, [{"caption": "no rollouts logged"}]))
             continue
-        sections.append((heading, run_cards(client, run["run_id"], step, out_dir)))
+        rollouts = found.rollouts[run["run_id"]]
+        sections.append((heading, run_cards(canvases, run["run_id"], step, rollouts, out_dir)))
     path = out_dir / "gallery.html"
     path.write_text(gallery_html("compare: canvases at the same step", sections))
     return path
@@ -372,47 +399,55 @@ MATRIX_METRICS = (
 UNTRAINED = "(untrained)"
 
 
-def evaluations(client: mlflow.MlflowClient, runs: Sequence[Run]) -> list[tuple[Run, Run | None]]:
-    """(evaluation, the training run it evaluated) pairs found beside `runs`.
+def evaluations(
+    client: mlflow.MlflowClient, runs: Sequence[Run], studies: Sequence[str] | None = None
+) -> list[Run]:
+    """The `kind=evaluate` runs that belong with `runs`, in the runs' experiments: the newest
+    evaluation of each of `runs`, and the untrained model's evaluations of the runs' own
+    studies (`studies`; default: the runs' `study` tags), the matrix's baseline row.
 
-    An evaluation is a `kind=evaluate` run in one of the runs' experiments: those whose
-    `source_run_id` is one of `runs` (the newest per training run), and those of no training
-    run at all (the untrained model: the matrix's baseline row).
+    An untrained evaluation of another study (an earlier one, a smoke one) never counts.
     """
-    by_id = {run.info.run_id: run for run in runs}
+    by_id = {run.info.run_id for run in runs}
+    studies = set(study_tags(runs) if studies is None else studies)
     experiment_ids = sorted({run.info.experiment_id for run in runs})
     found = client.search_runs(
         experiment_ids, "tags.kind = 'evaluate'", order_by=["attributes.start_time DESC"]
     )
     newest: dict[str, Run] = {}
-    pairs = []
+    untrained = []
     for evaluation in found:
         source = evaluation.data.tags.get("source_run_id")
-        if source is None:
-            pairs.append((evaluation, None))
+        if source is None and evaluation.data.tags.get("study") in studies:
+            untrained.append(evaluation)
         elif source in by_id and source not in newest:
             newest[source] = evaluation
-    pairs += [(newest[run_id], by_id[run_id]) for run_id in by_id if run_id in newest]
-    return pairs
+    return untrained + list(newest.values())
 
 
-def matrix_table(pairs: Sequence[tuple[Run, Run | None]]) -> pd.DataFrame:
+def matrix_table(found: Records) -> pd.DataFrame:
     """One row per evaluation: what it evaluated (reward set trained with, seed) and its figures."""
+    infos = {info["run_id"]: info for info in found.runs}
     rows = []
-    for evaluation, source in pairs:
-        info = run_info(source) if source is not None else {}
+    for evaluation in found.evaluations:
+        info = infos.get(evaluation.source_run_id, {})
+        if evaluation.source_run_id and not info:
+            continue  # an evaluation of a run that is not compared
         row = {
             "trained_with": info.get("reward_set", UNTRAINED),
             "seed": info.get("seed", ""),
-            "evaluation_id": evaluation.info.run_id,
+            "evaluation_id": evaluation.evaluation_id,
             "source_run_id": info.get("run_id", ""),
         }
-        metrics = evaluation.data.metrics
-        row |= {name: metrics[name] for name in metric_names(evaluation, MATRIX_METRICS)}
+        names = sorted(evaluation.metrics)
+        row |= {
+            n: evaluation.metrics[n] for p in MATRIX_METRICS for n in names if re.fullmatch(p, n)
+        }
         rows.append(row)
     table = pd.DataFrame(rows)
     if "trained_with" in table:
-        table = table.sort_values(["trained_with", "seed"], key=_untrained_first, kind="stable")
+        table = table.sort_values(["trained_with", "seed", "evaluation_id"],
+                                  key=_untrained_first, kind="stable")  # fmt: skip
     return table.reset_index(drop=True)
 
 
@@ -439,29 +474,46 @@ def print_matrix(aggregated: pd.DataFrame) -> None:
 
 
 def matrix_gallery(
-    client: mlflow.MlflowClient, table: pd.DataFrame, out_dir: Path, prompts: int = 6
+    canvases, table: pd.DataFrame, found: Records, out_dir: Path, prompts: int = 6
 ) -> Path | None:
     """matrix_gallery.png: the first sample of the same held-out prompts (columns) painted by
-    one evaluation per reward set trained with (rows: the lowest seed)."""
-    chosen = table.drop_duplicates("trained_with")
-    folder = out_dir / "matrix_canvases"
+    one evaluation per reward set trained with (rows: the lowest seed); matrix_gallery.html:
+    the same canvases with each reply's first lines."""
+    by_id = {e.evaluation_id: e for e in found.evaluations}
+    keys = [f"p{index:02d}_s00" for index in range(prompts)]
     grid: list[tuple[str, list[Path | None]]] = []
-    for row in chosen.to_dict("records"):
-        names = {a.path for a in client.list_artifacts(row["evaluation_id"], "canvases")}
-        cells = []
-        for index in range(prompts):
-            name = f"canvases/p{index:02d}_s00.png"
-            target = folder / row["evaluation_id"][:8]
-            if name in names:
-                target.mkdir(parents=True, exist_ok=True)
-                local = client.download_artifacts(row["evaluation_id"], name, str(target))
-                cells.append(Path(local))
-            else:
-                cells.append(None)  # refused, crashed or not that many prompts
+    sections = []
+    for row in table.drop_duplicates("trained_with").to_dict("records"):
+        evaluation = by_id[row["evaluation_id"]]
+        folder = out_dir / "matrix_canvases" / row["evaluation_id"][:8]
+        pngs = canvases.evaluation(evaluation, keys, folder)
         label = row["trained_with"] + (f" seed {row['seed']}" if row["seed"] != "" else "")
-        grid.append((label, cells))
+        grid.append((label, [pngs.get(k) for k in keys]))  # None: refused, crashed, too few
+        sections.append((label, _sample_cards(evaluation.samples, keys, pngs, out_dir)))
     if not grid:
         return None
+    (out_dir / "matrix_gallery.html").write_text(
+        gallery_html("held-out canvases per reward set trained with", sections)
+    )
+    return _canvas_figure(grid, prompts, out_dir / "matrix_gallery.png")
+
+
+def _sample_cards(samples: pd.DataFrame, keys: Sequence[str], pngs: Mapping, out_dir: Path):
+    """A card per sample of `keys` that the table holds: its canvas, prompt and first lines."""
+    if "key" not in samples:
+        return []
+    rows = samples.set_index("key")
+    cards = []
+    for key in (k for k in keys if k in rows.index):
+        row = rows.loc[key]
+        first = [line for line in str(row["reply"]).splitlines() if line.strip()][:4]
+        cards.append({"image": _relative(pngs[key], out_dir) if key in pngs else None,
+                      "placeholder": row["status"], "caption": f"{key}: {row['prompt']}",
+                      "lines": [f"status {row['status']}", *first]})  # fmt: skip
+    return cards
+
+
+def _canvas_figure(grid: list[tuple[str, list[Path | None]]], prompts: int, path: Path) -> Path:
     figure = Figure(figsize=(2 * prompts + 1.5, 2 * len(grid)), layout="constrained")
     axes = figure.subplots(len(grid), prompts, squeeze=False)
     for row_index, ((label, cells), row_axes) in enumerate(zip(grid, axes, strict=True)):
@@ -477,7 +529,6 @@ def matrix_gallery(
                 ax.set_ylabel(label, fontsize=9)
             if row_index == 0:
                 ax.set_title(f"prompt {index}", fontsize=9)
-    path = out_dir / "matrix_gallery.png"
     figure.savefig(path, dpi=80)
     return path
 
@@ -485,19 +536,15 @@ def matrix_gallery(
 # --- evaluations: statistics over their samples -------------------------------------------------
 
 
-def evaluation_samples(client: mlflow.MlflowClient, matrix: pd.DataFrame) -> pd.DataFrame:
-    """Every evaluation's `samples.parquet` rows (one per sample), with `trained_with`, `seed`
-    and `run` (the evaluation's id); evaluations that logged none are left out."""
-    frames = []
-    with tempfile.TemporaryDirectory() as folder:
-        for row in matrix.to_dict("records"):
-            names = {a.path for a in client.list_artifacts(row["evaluation_id"])}
-            if "samples.parquet" not in names:
-                continue
-            local = client.download_artifacts(row["evaluation_id"], "samples.parquet", folder)
-            samples = pd.read_parquet(local)
-            frames.append(samples.assign(trained_with=row["trained_with"], seed=row["seed"],
-                                         run=row["evaluation_id"]))  # fmt: skip
+def evaluation_samples(found: Records, matrix: pd.DataFrame) -> pd.DataFrame:
+    """Every evaluation's sample rows (one per sample), with `trained_with`, `seed` and `run`
+    (the evaluation's id), in the matrix's order; evaluations that logged none are left out."""
+    by_id = {e.evaluation_id: e for e in found.evaluations}
+    frames = [
+        by_id[row["evaluation_id"]].samples.assign(
+            trained_with=row["trained_with"], seed=row["seed"], run=row["evaluation_id"])
+        for row in matrix.to_dict("records") if len(by_id[row["evaluation_id"]].samples)
+    ]  # fmt: skip
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
@@ -644,26 +691,40 @@ def write_statistics(
 
 
 def compare(
-    client: mlflow.MlflowClient,
-    runs: Sequence[Run],
+    found: Records,
+    canvases,
     out_dir: Path,
     *,
     smoothing: float = stats.SMOOTHING,
     resamples: int = stats.RESAMPLES,
     seed: int = 0,
+    gallery: bool = True,
 ) -> dict[str, Path]:
-    """Write the tables, curves, gallery and (with evaluations) the matrix and its statistics
-    of `runs` into `out_dir`; their paths. `seed` seeds the bootstrap."""
+    """Write the tables, curves, provenance, gallery and (with evaluations) the matrix and its
+    statistics of the runs `found` holds into `out_dir`; their paths. `canvases` fetches the
+    galleries' pictures (`watercolor.canvas_sources`); `gallery=False` leaves them out.
+    `seed` seeds the bootstrap."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    table, histories = runs_table(client, runs)
-    paths = {"runs": out_dir / "runs.csv", "aggregate": out_dir / "aggregate.csv"}
+    found = in_order(found)
+    table, histories = runs_table(found)
+    paths = {name: out_dir / f"{name}.csv" for name in ("runs", "aggregate", "provenance")}
     table.to_csv(paths["runs"], index=False)
     aggregate(table).to_csv(paths["aggregate"])
+    provenance_table(found, table["label"]).to_csv(paths["provenance"], index=False)
     paths |= write_curves(table, histories, out_dir, smoothing)
-    paths["gallery"] = write_gallery(client, table, out_dir)
-    if pairs := evaluations(client, runs):
-        paths |= write_matrix(client, matrix_table(pairs), out_dir, resamples, seed)
+    if gallery:
+        paths["gallery"] = write_gallery(canvases, table, found, out_dir)
+    matrix = matrix_table(found)
+    if len(matrix):
+        paths |= write_matrix(found, canvases if gallery else None, matrix, out_dir, resamples,
+                              seed)  # fmt: skip
     return paths
+
+
+def in_order(found: Records) -> Records:
+    """The runs sorted by reward set, seed and id (`sort_key`), so every source gives the same
+    tables and the same bootstrap draws."""
+    return dataclasses.replace(found, runs=sorted(found.runs, key=sort_key))
 
 
 def write_curves(
@@ -682,16 +743,16 @@ def write_curves(
 
 
 def write_matrix(
-    client: mlflow.MlflowClient, matrix: pd.DataFrame, out_dir: Path, resamples: int, seed: int
+    found: Records, canvases, matrix: pd.DataFrame, out_dir: Path, resamples: int, seed: int
 ) -> dict[str, Path]:
-    """matrix.csv and matrix_aggregate.csv (summary metrics), matrix_gallery.png and, from
-    the evaluations' samples, the statistics (`write_statistics`)."""
+    """matrix.csv and matrix_aggregate.csv (summary metrics), matrix_gallery.png (unless
+    `canvases` is None) and, from the evaluations' samples, the statistics (`write_statistics`)."""
     paths = {"matrix": out_dir / "matrix.csv", "matrix_aggregate": out_dir / "matrix_aggregate.csv"}
     matrix.to_csv(paths["matrix"], index=False)
     matrix_aggregate(matrix).to_csv(paths["matrix_aggregate"])
-    if gallery := matrix_gallery(client, matrix, out_dir):
+    if canvases is not None and (gallery := matrix_gallery(canvases, matrix, found, out_dir)):
         paths["matrix_gallery"] = gallery
-    samples = evaluation_samples(client, matrix)
+    samples = evaluation_samples(found, matrix)
     if len(samples):
         paths |= write_statistics(samples, out_dir, resamples, seed)
     return paths
@@ -747,13 +808,20 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     which.add_argument("--experiment", help="every training run of this MLflow experiment")
     which.add_argument("--sweep-dir", help="a Hydra multirun dir (its jobs' mlflow_run_id files)")
     which.add_argument("--runs", nargs="+", metavar="ID", help="MLflow run ids")
+    which.add_argument("--study", help="the finished training runs of one study (its `study` tag)")
+    which.add_argument("--records", metavar="DIR",
+                       help="a study's records folder (watercolor.records): no MLflow store; "
+                       "galleries re-render the replies")  # fmt: skip
     parser.add_argument("--filter", default="", help="MLflow search filter (with --experiment)")
     parser.add_argument("--out", help="output dir (default outputs/compare/<timestamp>)")
     parser.add_argument("--tracking-uri", default=DEFAULT_URI,
                         help="MLflow store (MLFLOW_TRACKING_URI wins when set)")  # fmt: skip
     parser.add_argument("--log-experiment", help="experiment of the compare run "
                         "(default: the compared runs' experiment)")  # fmt: skip
-    parser.add_argument("--no-log", action="store_true", help="do not log a compare run")
+    parser.add_argument("--no-log", action="store_true", help="do not log a compare run "
+                        "(a --records comparison never logs one)")  # fmt: skip
+    parser.add_argument("--no-gallery", action="store_true",
+                        help="no galleries (no canvases fetched or rendered)")  # fmt: skip
     parser.add_argument("--ema", type=_smoothing, default=stats.SMOOTHING, metavar="WEIGHT",
                         help="curve smoothing: EMA weight of the past in [0, 1), 0 = raw "
                         "(default %(default)s)")  # fmt: skip
@@ -774,33 +842,56 @@ def _smoothing(text: str) -> float:
 def main(argv: Sequence[str] | None = None) -> dict[str, Path]:
     args = parse_args(argv)
     os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")  # a bar per file
-    uri = tracking_uri(args.tracking_uri)
-    client = mlflow.MlflowClient(uri)
-    runs = select_runs(client, experiment=args.experiment, sweep_dir=args.sweep_dir,
-                       run_ids=args.runs or (), filter_string=args.filter)  # fmt: skip
-    if not runs:
-        raise SystemExit("no runs to compare")
     stamp = datetime.datetime.now().strftime("%Y-%m-%d/%H-%M-%S")
     out_dir = Path(args.out or f"outputs/compare/{stamp}")
-    paths = compare(client, runs, out_dir, smoothing=args.ema, resamples=args.resamples,
-                    seed=args.bootstrap_seed)  # fmt: skip
+    if args.records is not None:
+        found = records.read(args.records)
+        if not found.runs:
+            raise SystemExit(f"no finished runs in {args.records}")
+        canvases, runs = RenderedCanvases(found), None
+    else:
+        uri = tracking_uri(args.tracking_uri)
+        client = mlflow.MlflowClient(uri)
+        runs = select_runs(client, experiment=args.experiment, sweep_dir=args.sweep_dir,
+                           run_ids=args.runs or (), filter_string=args.filter,
+                           study=args.study)  # fmt: skip
+        if not runs:
+            raise SystemExit("no runs to compare")
+        studies = [args.study] if args.study else None
+        found = records.from_store(client, runs, evaluations(client, runs, studies))
+        canvases = StoreCanvases(client)
+    paths = compare(found, canvases, out_dir, smoothing=args.ema, resamples=args.resamples,
+                    seed=args.bootstrap_seed, gallery=not args.no_gallery)  # fmt: skip
     if "verdict" in paths:
         print_statistics(paths)
         print()
+    print_provenance(paths["provenance"])
     print_tables(paths["runs"])
     if "matrix_aggregate" in paths and "verdict" not in paths:  # evaluations without samples
         print_matrix(pd.read_csv(paths["matrix_aggregate"], index_col="trained_with"))
     print(f"\nwritten to {out_dir}")
-    if not args.no_log:
+    if runs is not None and not args.no_log:
         log_compare_run(uri, args, runs, out_dir)
     return paths
+
+
+def print_provenance(path: Path) -> None:
+    """Each run's commit and config hash; then, loudly, whatever makes them not one study."""
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    shown = table.assign(commit=table["commit"].str[:10]).drop(columns=["run_id"])
+    print("provenance: the commit and config (less seed, paths, tracking) each run trained with")
+    print(shown.to_string(index=False))
+    for warning in provenance_warnings(table):
+        print(f"\n!!! WARNING: {warning}", file=sys.stderr)
+    print()
 
 
 def log_compare_run(uri: str, args: argparse.Namespace, runs: Sequence[Run], out_dir: Path):
     """A `kind=compare` run holding the outputs, in the compared runs' experiment by default."""
     client = mlflow.MlflowClient(uri)
     name = args.log_experiment or client.get_experiment(runs[0].info.experiment_id).name
-    selection = {k: v for k, v in vars(args).items() if k in ("experiment", "sweep_dir", "filter")}
+    selection = {k: v for k, v in vars(args).items()
+                 if k in ("experiment", "sweep_dir", "filter", "study")}  # fmt: skip
     tags = {"kind": "compare", "runs": ",".join(r.info.run_id for r in runs)[:5000]}
     params = {k: str(v) for k, v in selection.items() if v} | {"num_runs": len(runs)}
     run_name = f"compare-{len(runs)}-runs"

@@ -36,6 +36,7 @@ COMPONENTS = {
     "gated": ["gate_pass", "coverage", "granulation"],
 }
 PROMPTS = ["paint a peach hibiscus in watercolour", "paint a cobalt wave in watercolour"]
+STUDY = "synthetic-study"  # every synthetic run's `study` tag
 
 
 def reward_value(reward_set: str, seed: int, step: int) -> float:
@@ -60,7 +61,9 @@ def rollouts(step: int, components: list[str]) -> Rollouts:
 
 
 def log_training_run(uri: str, run_dir: Path, reward_set: str, seed: int, artifacts: Path) -> str:
-    tags = {"reward": reward_set, "model": "tiny", "debug": "smoke", "overrides": "(none)"}
+    tags = {"reward": reward_set, "model": "tiny", "debug": "smoke", "overrides": "(none)",
+            "seed": str(seed), "study": STUDY, "commit": "c0ffee" * 6 + "ab", "dirty": "false",
+            "config_hash": f"hash-{reward_set}"}  # fmt: skip
     params = {"seed": seed, "trainer.max_steps": len(STEPS)}
     with mlflow_run(uri, EXPERIMENT, params=params, tags=tags, run_dir=run_dir,
                     artifact_root=str(artifacts), run_name=run_dir.name) as run:  # fmt: skip
@@ -80,6 +83,7 @@ def log_training_run(uri: str, run_dir: Path, reward_set: str, seed: int, artifa
         last = 2 if (reward_set, seed) == ("gated", 1) else 3
         for step in range(last):
             log_rollouts(rollouts(step, COMPONENTS[reward_set]))
+        mlflow.log_text(f"reward: {reward_set}\nseed: {seed}\n", "config.yaml")
         return run.info.run_id
 
 
@@ -117,11 +121,17 @@ def evaluation_samples(trained_with: str | None, seed: int, samples: int = 2) ->
 
 
 def log_evaluation_run(
-    uri: str, run_dir: Path, source_run_id: str | None, samples: pd.DataFrame, artifacts: Path
+    uri: str,
+    run_dir: Path,
+    source_run_id: str | None,
+    samples: pd.DataFrame,
+    artifacts: Path,
+    study: str = STUDY,
 ) -> str:
-    """A `kind=evaluate` run as `watercolor.evaluate` logs it: summary metrics (the means of
-    `samples`), `samples.parquet`, two canvases."""
-    tags = {"kind": "evaluate"} | ({"source_run_id": source_run_id} if source_run_id else {})
+    """A `kind=evaluate` run as `watercolor.evaluate` logs it (tagged with its study): summary
+    metrics (the means of `samples`), `samples.parquet`, two canvases."""
+    tags = {"kind": "evaluate", "study": study}
+    tags |= {"source_run_id": source_run_id} if source_run_id else {}
     totals = {c: float(samples[c].mean()) for c in samples.columns if c.startswith("total/")}
     rates = {"execution_rate": float(samples["executed"].mean()), "flat_block_rate": 0.25,
              "violations/no_setup": 0.5}  # fmt: skip

@@ -9,7 +9,8 @@ from analysis_helpers import evaluation_samples, log_evaluation_run, log_trainin
 @pytest.fixture(scope="session")
 def synthetic_store(tmp_path_factory) -> dict:
     """{uri, sweep_dir, run_ids: {(reward set, seed): id}, evaluations} of the four synthetic
-    training runs, plus an evaluation of each and one of the untrained model."""
+    training runs (study `STUDY`), plus an evaluation of each, one of the untrained model and
+    one of another study's untrained model (key "other study")."""
     root = tmp_path_factory.mktemp("synthetic-store")
     uri = f"sqlite:///{root}/mlflow.db"
     run_ids = {}
@@ -30,6 +31,11 @@ def synthetic_store(tmp_path_factory) -> dict:
         evaluations[None] = log_evaluation_run(
             uri, untrained, None, evaluation_samples(None, 0), root / "artifacts"
         )
+        # Another study's baseline in the same experiment: never this study's untrained row.
+        evaluations["other study"] = log_evaluation_run(
+            uri, root / "evaluate" / "other", None, evaluation_samples("gated", 5),
+            root / "artifacts", study="another-study",
+        )  # fmt: skip
     return {"uri": uri, "sweep_dir": root / "sweep", "run_ids": run_ids,
             "evaluations": evaluations}  # fmt: skip
 

@@ -87,8 +87,8 @@ def test_sweep_dir_and_run_ids_select_the_same_runs(store, tmp_path):
     assert set(by_sweep["run_id"]) == set(store["run_ids"].values())
     chosen = [store["run_ids"]["gated", 0], store["run_ids"]["coarse", 1]]
     _, _, by_id = run_compare(tmp_path / "ids", "--runs", *chosen)
-    assert list(by_id["run_id"]) == chosen
-    assert list(by_id["label"]) == ["gated/seed0", "coarse/seed1"]
+    assert list(by_id["run_id"]) == chosen[::-1]  # sorted by reward set, then seed
+    assert list(by_id["label"]) == ["coarse/seed1", "gated/seed0"]
 
 
 def test_compare_is_logged_as_its_own_run_and_never_compared(store, tmp_path):

@@ -1,0 +1,127 @@
+"""Where `watercolor.compare`'s galleries get their canvases: an MLflow store, or a re-render.
+
+    >>> source = StoreCanvases(mlflow.MlflowClient(uri))     # the PNGs the runs logged
+    >>> source = RenderedCanvases(records)                    # records hold no PNGs: re-render
+    >>> pngs = source.rollouts(run_id, step, rows, folder)    # {reply index: PNG path}
+
+A study's committed records keep the replies, not their canvases; the renderer is deterministic
+(strokes bit-identical, watercolour fills within a few pixels), so a gallery re-renders only the
+replies it shows, each with the renderer and task of the run that wrote it (its `config.yaml`)
+and the seed it was painted with.
+
+What this isolates: nothing itself; replies run in the render pool's sandboxed pages
+(`watercolor.render.pool`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+
+import mlflow
+import pandas as pd
+from hydra.utils import instantiate
+from omegaconf import OmegaConf
+
+from watercolor.records import Evaluation, Records
+
+
+class StoreCanvases:
+    """The canvases the runs logged to an MLflow store."""
+
+    def __init__(self, client: mlflow.MlflowClient) -> None:
+        self.client = client
+
+    def rollouts(self, run_id: str, step: int, rows: pd.DataFrame, folder: Path) -> dict:
+        """{index: PNG} of the run's logged rollout step, plus "grid" (its grid image)."""
+        folder.mkdir(parents=True, exist_ok=True)
+        self.client.download_artifacts(run_id, f"rollouts/step_{step:05d}", str(folder))
+        images = folder / f"step_{step:05d}"
+        found = {int(i): images / f"canvas_{int(i):02d}.png" for i in rows["index"]}
+        return {k: p for k, p in found.items() if p.is_file()} | {"grid": images / "grid.png"}
+
+    def evaluation(self, evaluation: Evaluation, keys: Sequence[str], folder: Path) -> dict:
+        """{key: PNG} of the evaluation's canvases that painted."""
+        names = {a.path for a in self.client.list_artifacts(evaluation.evaluation_id, "canvases")}
+        found = {}
+        for key in keys:
+            if f"canvases/{key}.png" in names:
+                folder.mkdir(parents=True, exist_ok=True)
+                found[key] = Path(self.client.download_artifacts(
+                    evaluation.evaluation_id, f"canvases/{key}.png", str(folder)))  # fmt: skip
+        return found
+
+
+class RenderedCanvases:
+    """Canvases re-rendered from the replies in a study's records."""
+
+    def __init__(self, found: Records) -> None:
+        self.configs = found.configs
+        self.seeds = {info["run_id"]: int(info["seed"]) for info in found.runs}
+
+    def rollouts(self, run_id: str, step: int, rows: pd.DataFrame, folder: Path) -> dict:
+        """{index: PNG} of the rows' replies painted as the run painted them, plus "grid"."""
+        indices = [int(i) for i in rows["index"]]
+        pngs = self._paint(list(rows["reply"]), self.seeds[run_id], self.configs[run_id])
+        found = _save(
+            folder, {f"canvas_{i:02d}": png for i, png in zip(indices, pngs, strict=True)}
+        )
+        result = {i: found[f"canvas_{i:02d}"] for i in indices if f"canvas_{i:02d}" in found}
+        grid = folder / "grid.png"
+        _grid(list(result.values()), grid)
+        return result | {"grid": grid}
+
+    def evaluation(self, evaluation: Evaluation, keys: Sequence[str], folder: Path) -> dict:
+        """{key: PNG} of the samples' replies (those of `keys` it has), painted with the
+        evaluation's seed."""
+        if "key" not in evaluation.samples:
+            return {}
+        rows = evaluation.samples.set_index("key")
+        keys = [k for k in keys if k in rows.index]
+        rows = rows.loc[keys]
+        config = self.configs.get(evaluation.source_run_id) or next(iter(self.configs.values()))
+        seed = int(evaluation.params.get("seed", 0))
+        pngs = self._paint(list(rows["reply"]), seed, config)
+        return _save(folder, dict(zip(keys, pngs, strict=True)))
+
+    @staticmethod
+    def _paint(replies: list[str], seed: int, config_yaml: str) -> list[bytes | None]:
+        from watercolor.render.painters import LocalPainter  # the browser only when rendering
+
+        config = OmegaConf.create(config_yaml)
+        painter = LocalPainter(instantiate(config.renderer), instantiate(config.task.episode))
+
+        async def paint() -> list[bytes | None]:
+            try:
+                canvases = await asyncio.gather(*(painter(reply, seed) for reply in replies))
+            finally:
+                await painter.close()
+            return [canvas.png for canvas in canvases]
+
+        return asyncio.run(paint())
+
+
+def _save(folder: Path, pngs: dict[str, bytes | None]) -> dict[str, Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    found = {}
+    for name, png in pngs.items():
+        if png is not None:
+            found[name] = folder / f"{name}.png"
+            found[name].write_bytes(png)
+    return found
+
+
+def _grid(paths: list[Path], target: Path, tile: int = 200) -> None:
+    from PIL import Image
+
+    columns = max(1, min(4, len(paths)))
+    rows = max(1, -(-len(paths) // columns))
+    grid = Image.new("RGB", (columns * tile, rows * tile), (128, 128, 128))
+    for i, path in enumerate(paths):
+        with Image.open(path) as image:
+            grid.paste(
+                image.convert("RGB").resize((tile, tile)),
+                ((i % columns) * tile, (i // columns) * tile),
+            )
+    grid.save(target)

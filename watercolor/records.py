@@ -1,0 +1,244 @@
+"""A study's records: the small files its analysis reads, written from the MLflow store.
+
+    >>> found = from_store(client, training_runs)           # what compare reads from MLflow
+    >>> export(found, "experiments/<study>/records")         # one folder per job
+    >>> again = read("experiments/<study>/records")          # the same data, from a fresh clone
+
+An MLflow store lives in `outputs/`, which may not outlive the machine; a study that runs in
+parts (`watercolor.study`) keeps each finished job's records under `experiments/` instead, and
+`python -m watercolor.compare --records DIR` rebuilds its tables from them alone. Per job
+(`<records>/<reward set>-seed<seed>/`; the untrained model's evaluation in `untrained/`):
+
+- `run.json`: who the run is (id, name, reward set, seed, model, status), its commit, whether
+  the training code had uncommitted changes, the hash of its config and its study;
+- `config.yaml`: the run's resolved config;
+- `metrics.csv`: every metric the run logged, one row per step;
+- `rollouts.parquet`: the logged rollouts (step, prompt, reply, reward, status, violations,
+  components), without the canvas images;
+- `evaluation/evaluation.json` (its id, the run it evaluated, its summary metrics) and
+  `evaluation/samples.parquet` (one row per held-out sample: prompt, reply, status,
+  violations, every set's total and components, the behaviour measures).
+
+No weights and no PNGs: canvases are re-rendered from the replies when a gallery needs them
+(the renderer is deterministic up to a few pixels). Parquet keeps the tables' types exactly
+(empty strings, booleans), so the store and the records give the same numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import mlflow
+import pandas as pd
+from mlflow.entities import Run
+
+UNTRAINED_KEY = "untrained"
+PROVENANCE = ("commit", "dirty", "config_hash", "study")
+RUN_FILE, EVALUATION_DIR = "run.json", "evaluation"
+
+
+@dataclass
+class Evaluation:
+    """One evaluation run: its id, the training run it evaluated ("" for the untrained
+    model), its summary metrics, its per-sample table and its params (flattened config)."""
+
+    evaluation_id: str
+    source_run_id: str
+    metrics: dict[str, float]
+    samples: pd.DataFrame
+    params: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Records:
+    """What the analysis of some training runs reads: per run its info and provenance
+    (`runs`), metric history and rollouts; the evaluations of those runs and of the untrained
+    model; and each run's resolved config (YAML text)."""
+
+    runs: list[dict] = field(default_factory=list)
+    histories: dict[str, pd.DataFrame] = field(default_factory=dict)
+    rollouts: dict[str, pd.DataFrame] = field(default_factory=dict)
+    evaluations: list[Evaluation] = field(default_factory=list)
+    configs: dict[str, str] = field(default_factory=dict)
+
+
+def job_key(reward_set: str, seed: object) -> str:
+    """The folder of one job of a study: `<reward set>-seed<seed>`."""
+    return f"{reward_set}-seed{seed}"
+
+
+# --- from an MLflow store -----------------------------------------------------------------------
+
+
+def run_info(run: Run) -> dict:
+    """Who the run is (id, name, experiment, reward set, seed, model, status) and its
+    provenance tags (`PROVENANCE`; "" when it has none)."""
+    tags, params = run.data.tags, run.data.params
+    return {
+        "run_id": run.info.run_id,
+        "run_name": run.info.run_name,
+        "experiment_id": run.info.experiment_id,
+        "reward_set": tags.get("reward", params.get("reward", "?")),
+        "seed": tags.get("seed", params.get("seed", "?")),
+        "model": tags.get("model", "?"),
+        "status": run.info.status,
+    } | {name: tags.get(name, "") for name in PROVENANCE}
+
+
+def full_history(client: mlflow.MlflowClient, run: Run) -> pd.DataFrame:
+    """Every metric the run logged, per step (index `step`, one column per metric)."""
+    columns = {
+        name: pd.Series(
+            {m.step: m.value for m in client.get_metric_history(run.info.run_id, name)}, dtype=float
+        )  # fmt: skip
+        for name in sorted(run.data.metrics)
+    }
+    frame = pd.DataFrame(columns).sort_index()
+    frame.index.name = "step"
+    return frame
+
+
+def store_rollouts(client: mlflow.MlflowClient, run_id: str) -> pd.DataFrame:
+    """The run's `rollouts.json` table without its image column; empty if it logged none."""
+    names = {a.path for a in client.list_artifacts(run_id)}
+    if "rollouts.json" not in names:
+        return pd.DataFrame(columns=["step", "index", "prompt", "reward", "status", "violations"])
+    with tempfile.TemporaryDirectory() as folder:
+        data = json.loads(
+            Path(client.download_artifacts(run_id, "rollouts.json", folder)).read_text()
+        )
+    table = pd.DataFrame(data["data"], columns=data["columns"])
+    return table.drop(columns=[c for c in ("canvas",) if c in table])
+
+
+def store_evaluation(client: mlflow.MlflowClient, run: Run) -> Evaluation:
+    """An evaluation run's metrics and its `samples.parquet` (empty when it logged none)."""
+    run_id = run.info.run_id
+    names = {a.path for a in client.list_artifacts(run_id)}
+    samples = pd.DataFrame()
+    if "samples.parquet" in names:
+        with tempfile.TemporaryDirectory() as folder:
+            samples = pd.read_parquet(client.download_artifacts(run_id, "samples.parquet", folder))
+    return Evaluation(run_id, run.data.tags.get("source_run_id", ""), dict(run.data.metrics),
+                      samples, dict(run.data.params))  # fmt: skip
+
+
+def store_config(client: mlflow.MlflowClient, run_id: str) -> str:
+    """The run's resolved `config.yaml` artifact ("" when it logged none)."""
+    if "config.yaml" not in {a.path for a in client.list_artifacts(run_id)}:
+        return ""
+    with tempfile.TemporaryDirectory() as folder:
+        return Path(client.download_artifacts(run_id, "config.yaml", folder)).read_text()
+
+
+def from_store(
+    client: mlflow.MlflowClient, runs: Sequence[Run], evaluations: Sequence[Run] = ()
+) -> Records:
+    """The records of training `runs` and of `evaluations` (kind=evaluate runs), from MLflow."""
+    found = Records()
+    for run in runs:
+        run_id = run.info.run_id
+        found.runs.append(run_info(run))
+        found.histories[run_id] = full_history(client, run)
+        found.rollouts[run_id] = store_rollouts(client, run_id)
+        found.configs[run_id] = store_config(client, run_id)
+    found.evaluations = [store_evaluation(client, run) for run in evaluations]
+    return found
+
+
+# --- to and from a records folder ---------------------------------------------------------------
+
+
+def export(found: Records, records_dir: str | Path) -> list[Path]:
+    """One folder per training run (`job_key`) and `untrained/` for an evaluation of no run;
+    each written whole into a temporary folder, then renamed (a cut-off export leaves none)."""
+    root = Path(records_dir)
+    root.mkdir(parents=True, exist_ok=True)
+    written = []
+    by_source = {e.source_run_id: e for e in found.evaluations}
+    for info in found.runs:
+        run_id = info["run_id"]
+        key = job_key(info["reward_set"], info["seed"])
+        written.append(_write(root, key, lambda folder, i=info, r=run_id: _write_run(
+            folder, i, found.histories[r], found.rollouts[r], found.configs.get(r, ""),
+            by_source.get(r))))  # fmt: skip
+    if (untrained := by_source.get("")) is not None:
+        written.append(_write(root, UNTRAINED_KEY, lambda f: _write_evaluation(f, untrained)))
+    return written
+
+
+def _write(root: Path, key: str, fill) -> Path:
+    partial = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=root))
+    fill(partial)
+    target = root / key
+    if target.exists():
+        shutil.rmtree(target)
+    os.rename(partial, target)
+    return target
+
+
+def _write_run(folder: Path, info: dict, history: pd.DataFrame, rollouts: pd.DataFrame,
+               config: str, evaluation: Evaluation | None) -> None:  # fmt: skip
+    (folder / RUN_FILE).write_text(json.dumps(info, indent=2) + "\n")
+    (folder / "config.yaml").write_text(config)
+    history.to_csv(folder / "metrics.csv")
+    rollouts.to_parquet(folder / "rollouts.parquet", index=False)
+    if evaluation is not None:
+        _write_evaluation(folder, evaluation)
+
+
+def _write_evaluation(folder: Path, evaluation: Evaluation) -> None:
+    target = folder / EVALUATION_DIR
+    target.mkdir(parents=True, exist_ok=True)
+    about = {"evaluation_id": evaluation.evaluation_id,
+             "source_run_id": evaluation.source_run_id,
+             "metrics": {k: _json_number(v) for k, v in sorted(evaluation.metrics.items())},
+             "params": dict(sorted(evaluation.params.items()))}  # fmt: skip
+    (target / "evaluation.json").write_text(json.dumps(about, indent=2) + "\n")
+    evaluation.samples.to_parquet(target / "samples.parquet", index=False)
+
+
+def _json_number(value: float) -> float | None:
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
+def done(records_dir: str | Path, key: str) -> bool:
+    """Whether job `key` has finished records (with its evaluation) in `records_dir`."""
+    folder = Path(records_dir, key)
+    if key == UNTRAINED_KEY:
+        return (folder / EVALUATION_DIR / "evaluation.json").is_file()
+    return (folder / RUN_FILE).is_file() and (folder / EVALUATION_DIR / "evaluation.json").is_file()
+
+
+def read(records_dir: str | Path) -> Records:
+    """Every finished job's records in `records_dir` (folders in name order)."""
+    root = Path(records_dir)
+    if not root.is_dir():
+        raise FileNotFoundError(f"no records folder {root}")
+    found = Records()
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        if (folder / RUN_FILE).is_file():
+            info = json.loads((folder / RUN_FILE).read_text())
+            run_id = info["run_id"]
+            found.runs.append(info)
+            found.histories[run_id] = pd.read_csv(folder / "metrics.csv", index_col="step")
+            found.rollouts[run_id] = pd.read_parquet(folder / "rollouts.parquet")
+            found.configs[run_id] = (folder / "config.yaml").read_text()
+        if (folder / EVALUATION_DIR / "evaluation.json").is_file():
+            found.evaluations.append(_read_evaluation(folder / EVALUATION_DIR))
+    return found
+
+
+def _read_evaluation(folder: Path) -> Evaluation:
+    about = json.loads((folder / "evaluation.json").read_text())
+    metrics = {k: (math.nan if v is None else v) for k, v in about["metrics"].items()}
+    samples = pd.read_parquet(folder / "samples.parquet")
+    return Evaluation(about["evaluation_id"], about["source_run_id"], metrics, samples,
+                      about.get("params", {}))  # fmt: skip
