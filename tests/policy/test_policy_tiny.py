@@ -1,14 +1,17 @@
 """The tiny painter: tokenizer and cache naming (fast), then a real smoke-scale build (slow)."""
 
+import os
 import time
 from dataclasses import replace
 
 import pytest
 import torch
 from hydra.utils import instantiate
+from safetensors.torch import load_file
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from watercolor.config import compose_train
+from watercolor.policy import tiny
 from watercolor.policy.corpus import Mixture, generate_corpus
 from watercolor.policy.tiny import (
     BUILD_INFO,
@@ -17,7 +20,9 @@ from watercolor.policy.tiny import (
     TinyConfig,
     cache_dir,
     config_hash,
+    cpu_times,
     ensure_tiny_model,
+    idle_cores,
     read_build_info,
     record_text,
     torch_threads,
@@ -132,3 +137,42 @@ def test_training_builds_the_default_painter_the_package_defines():
     # default refers to.
     built = instantiate(compose_train(["paths.cache=/tmp/unused"]).model.name_or_path.config)
     assert built == DEFAULT and config_hash(built) == config_hash(DEFAULT)
+
+
+@pytest.mark.parametrize(
+    ("load_average", "busy_ticks", "expected"),
+    [
+        (1.2, 2, 2),  # pip has just finished: the load average remembers it, the cores are free
+        (0.1, 50, 1),  # a job has just started on one core: the load average has not seen it
+        (0.1, 100, 1),  # both cores busy: still one thread
+    ],
+)
+def test_idle_cores_counts_what_runs_now(monkeypatch, load_average, busy_ticks, expected):
+    # Over the sampled window 2 cores have 100 ticks between them; `busy_ticks` were used.
+    samples = iter([(1000, 5000), (1000 + busy_ticks, 5100)])
+    monkeypatch.setattr(tiny, "cpu_times", lambda: next(samples))
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (load_average, load_average, load_average))
+    monkeypatch.setattr(time, "sleep", lambda seconds: None)
+    assert idle_cores() == expected
+
+
+def test_cpu_times_reads_this_machine():
+    busy, total = cpu_times()
+    time.sleep(0.1)
+    later_busy, later_total = cpu_times()
+    assert 0 < busy <= total and busy <= later_busy and total < later_total
+    assert 1 <= idle_cores() <= os.cpu_count()
+
+
+@pytest.mark.slow
+def test_the_thread_count_changes_only_float_rounding(smoke_model, tmp_path):
+    # Not in the hash, so it must not change the model beyond rounding: a thread count repeats
+    # its weights bit for bit, another sums in another order (1 vs 2 threads: 1.4e-5 at most).
+    threads = 1 if read_build_info(smoke_model)["threads"] > 1 else 2
+    other = ensure_tiny_model(SMOKE, tmp_path, threads=threads, progress=False)
+    assert read_build_info(other)["threads"] == threads and other.name == smoke_model.name
+    assert (other / "tokenizer.json").read_bytes() == (smoke_model / "tokenizer.json").read_bytes()
+    ours, theirs = (load_file(path / "model.safetensors") for path in (smoke_model, other))
+    for name, weights in ours.items():
+        torch.testing.assert_close(theirs[name], weights, rtol=1e-3, atol=1e-4)
