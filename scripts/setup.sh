@@ -35,8 +35,8 @@ if [ ! -d "$js/node_modules/p5.brush" ] || [ "$js/package-lock.json" -nt "$js/no
   npm ci --prefix "$js" --no-audit --no-fund --loglevel=error
 fi
 # The embedded tiny painter: command 1's model and the slow tests' default. Built once into
-# outputs/cache (~7 min on 2 idle cores: it takes the cores idle when it starts, not those the
-# load average left over after pip), then found by its config's hash in seconds.
+# outputs/cache (~7 min on 2 idle cores), then found by its config's hash in seconds. It takes
+# the cores idle now (watercolor/cores.py), not those the load average left over after pip.
 echo "[setup] building (or finding) the embedded tiny painter"
-.venv/bin/python -m watercolor.policy.tiny
+.venv/bin/python -m watercolor.policy.tiny --threads "$(.venv/bin/python -m watercolor.cores)"
 echo "[setup] ready: $(chromium --version 2>/dev/null | head -1)"

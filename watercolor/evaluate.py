@@ -49,9 +49,9 @@ from tqdm.auto import tqdm
 from watercolor import config
 from watercolor.behaviour import behaviour_row, nanmean, summarise_behaviour
 from watercolor.canvas import Canvas, Status
+from watercolor.cores import torch_threads
 from watercolor.gallery import gallery_html
 from watercolor.policy.loading import load_policy
-from watercolor.policy.tiny import torch_threads
 from watercolor.render.painters import Episode, LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.diversity import group_diversity
@@ -393,7 +393,7 @@ def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:
         canvas_dir=out_dir / "canvases", dtype=cfg.model.dtype,
     )  # fmt: skip
     summary = write_report(table, out_dir, f"evaluate {model_path}", out_dir / "canvases")
-    tags = {"kind": "evaluate", "source": str(cfg.checkpoint or model_path)}
+    tags = {"kind": "evaluate", "source": str(cfg.checkpoint or model_path)} | dict(cfg.tags)
     tags |= {"source_run_id": source_run} if source_run else {}
     params = flatten(plain) | {"model_path": model_path}
     with mlflow_run(

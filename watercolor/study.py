@@ -1,46 +1,152 @@
-"""A sweep that is a whole study: each job's model evaluated when it finishes, then the
-untrained model, then the runs side by side.
+"""A sweep that is a whole study, run in as many parts as it takes: each job's model evaluated
+when it finishes and its records kept, then the untrained model, then the runs side by side.
 
-    python -m watercolor.train experiment=three_rewards_v2     # train, evaluate, compare
+    python -m watercolor.train experiment=three_rewards_v2 seed=0              # a part: seed 0
+    python -m watercolor.train experiment=three_rewards_v2 study.max_jobs=4    # 4 jobs not done
+    python -m watercolor.compare --records experiments/2026-12-01_three_rewards_v2/records
 
 A Hydra callback (`hydra.callbacks`, Hydra's own hook for work around jobs) that an experiment
-switches on:
+switches on, with the records folder its jobs share (`study.records` in conf/train.yaml):
 
+    study: {records: ${hydra:runtime.cwd}/experiments/<study>/records, max_jobs: null}
     hydra:
       callbacks:
         study: {_target_: watercolor.study.Study, num_prompts: 12, samples: 4}
 
-`on_job_end` runs `watercolor.evaluate` on the job's final model (in the job's process, so on
-whatever launcher ran it) into `<job dir>/evaluation`, logged to the job's MLflow experiment as
-a `kind=evaluate` run with the training run as `source_run_id`. `on_multirun_end` evaluates the
-untrained model once (the matrix's baseline row; the sweep's own model, renderer and task
-choices) and runs `watercolor.compare --sweep-dir` into `<sweep dir>/compare`. Evaluations
-compose `conf/evaluate.yaml`, so a study's evaluation is exactly what `python -m
-watercolor.evaluate checkpoint=<job dir>` would do.
+A part is one run of the study's command. Before any job starts (`on_multirun_start`) it says
+which of the sweep's jobs (reward set x seed) are already done (their records are complete),
+which it will run (at most `study.max_jobs`, lowest seeds first) and which it leaves for a later
+part, and writes that plan into the sweep dir; a job that is not to run returns at once
+(`skip_reason`). A job cut off mid-run (the machine went away) left no records, so the next
+part runs it again from its start. `on_job_end` evaluates the job's final model with
+`watercolor.evaluate` into `<job dir>/evaluation` and writes the job's records
+(`watercolor.records`: metric history, rollouts, the evaluation's per-sample table, the
+resolved config, the commit and config hash). `on_multirun_end` evaluates the untrained model
+once per study (the matrix's baseline row; the sweep's own model, renderer and task choices)
+and runs `watercolor.compare` over the records (or, without a records folder, over the sweep
+dir) into `<sweep dir>/compare`.
+
+Every run and evaluation is tagged with its study (`study`: the records folder's id, else the
+sweep dir), so a study's analysis reads its own runs and its own baseline, never another's.
+Hydra turns an exception in a callback into a warning; a study must not end "successfully"
+without its evaluations, so every failure (a job that failed, an evaluation that raised) is
+written into the sweep dir and `on_multirun_end` exits non-zero with all of them.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import sys
+import traceback
+import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import mlflow
 from hydra.core.hydra_config import HydraConfig
+from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.core.utils import JobReturn, JobStatus
 from hydra.experimental.callback import Callback
+from hydra.types import RunMode
 from omegaconf import DictConfig
 
-from watercolor import compare, evaluate
+from watercolor import records
 from watercolor.config import compose_config
+from watercolor.records import UNTRAINED_KEY, job_key
+from watercolor.tracking import RUN_ID_FILE, tracking_uri
 
 log = logging.getLogger(__name__)
 # Groups of the training config that the untrained model's evaluation takes over.
 SHARED_GROUPS = ("model", "renderer", "task", "debug")
+PLAN_FILE, FAILURES_DIR, STUDY_FILE = "study_plan.json", "study_failures", "study.json"
+SWEPT = ("reward", "seed")  # what the jobs of a study differ in
+
+
+# --- which study, which jobs --------------------------------------------------------------------
+
+
+def study_id(records_dir: str | Path | None, sweep_dir: str | Path | None) -> str:
+    """The study a run belongs to: its records folder's id (made by the first part, kept in
+    `study.json`), else the sweep dir; "" for a single run."""
+    if records_dir is not None:
+        file = Path(records_dir, STUDY_FILE)
+        if not file.is_file():
+            file.parent.mkdir(parents=True, exist_ok=True)
+            name = f"{Path(records_dir).resolve().parent.name}-{uuid.uuid4().hex[:8]}"
+            file.write_text(json.dumps({"study": name}, indent=2) + "\n")
+        return json.loads(file.read_text())["study"]
+    return str(Path(sweep_dir).resolve()) if sweep_dir is not None else ""
+
+
+def sweep_jobs(config: DictConfig) -> list[str]:
+    """The job keys (`<reward set>-seed<seed>`) of every job the sweep launches, from
+    `hydra.sweeper.params` and the command line (which wins), lowest seeds first."""
+    texts = [f"{k}={v}" for k, v in (config.hydra.sweeper.params or {}).items()]
+    values: dict[str, list[str]] = {}
+    for override in OverridesParser.create().parse_overrides(
+        [*texts, *config.hydra.overrides.task]
+    ):
+        key = override.get_key_element()
+        if override.is_sweep_override() and key not in SWEPT:
+            raise SystemExit(f"a study's jobs differ only in {' and '.join(SWEPT)}, "
+                             f"but this sweep also varies {key}")  # fmt: skip
+        if key in SWEPT:
+            values[key] = (list(override.sweep_string_iterator()) if override.is_sweep_override()
+                           else [override.get_value_element_as_str()])  # fmt: skip
+    rewards = values.get("reward", [config.hydra.runtime.choices.reward])
+    seeds = sorted(values.get("seed", [str(config.seed)]), key=_seed_order)
+    return [job_key(reward, seed) for seed in seeds for reward in rewards]
+
+
+def _seed_order(seed: str) -> tuple:
+    return (0, int(seed), "") if seed.lstrip("-").isdigit() else (1, 0, seed)
+
+
+def make_plan(jobs: Sequence[str], records_dir: str | Path | None, max_jobs: int | None) -> dict:
+    """{"done": jobs with complete records, "run": the next at most `max_jobs` of the others,
+    "later": the rest, "untrained_done": whether the untrained model's evaluation is recorded}."""
+    done = [j for j in jobs if records_dir is not None and records.done(records_dir, j)]
+    pending = [j for j in jobs if j not in done]
+    run = pending if max_jobs is None else pending[:max_jobs]
+    untrained = records_dir is not None and records.done(records_dir, UNTRAINED_KEY)
+    return {"done": done, "run": run, "later": pending[len(run) :], "untrained_done": untrained}
+
+
+def describe(plan: dict, records_dir: str | Path | None) -> str:
+    """The plan in words, for the console before any job starts."""
+    where = f"records in {records_dir}" if records_dir is not None else "no records folder"
+    lines = [f"study plan ({where}):",
+             f"  already done ({len(plan['done'])}): {', '.join(plan['done']) or '-'}",
+             f"  this part runs ({len(plan['run'])}): {', '.join(plan['run']) or '-'}",
+             f"  left for a later part ({len(plan['later'])}): {', '.join(plan['later']) or '-'}",
+             "  untrained model's evaluation: "
+             + ("done" if plan["untrained_done"] else "this part (at its end)")]  # fmt: skip
+    return "\n".join(lines)
+
+
+def skip_reason(study: DictConfig, seed: int, reward_set: str) -> str | None:
+    """Why a job of a study sweep does not train (done already, or left for a later part), or
+    None: it trains. Outside a sweep with a plan (a single run), always None."""
+    hydra_cfg = HydraConfig.get()
+    plan_file = Path(hydra_cfg.sweep.dir, PLAN_FILE)
+    if hydra_cfg.mode != RunMode.MULTIRUN or not plan_file.is_file():
+        return None
+    plan, key = json.loads(plan_file.read_text()), job_key(reward_set, seed)
+    if key in plan["done"]:
+        return f"{key} is done: its records are in {study.records}"
+    if key not in plan["run"]:
+        return f"{key} is left for a later part (study.max_jobs={study.max_jobs})"
+    return None
+
+
+# --- the callback -------------------------------------------------------------------------------
 
 
 class Study(Callback):
-    """Evaluate every job's final model, then the untrained model, then compare the sweep."""
+    """Plan the part, evaluate and record every job it runs, then the untrained model, then
+    compare; exit non-zero if anything failed."""
 
     def __init__(
         self,
@@ -54,25 +160,84 @@ class Study(Callback):
         self.rewards = list(rewards) if rewards is not None else None
         self.compare_runs = compare_runs
 
+    def on_multirun_start(self, config: DictConfig, **kwargs: Any) -> None:
+        try:
+            HydraConfig.instance().set_config(config)  # ${hydra:...} in the paths group
+            records_dir = config.study.records
+            study_id(records_dir, config.hydra.sweep.dir)  # the first part names the study
+            plan = make_plan(sweep_jobs(config), records_dir, config.study.max_jobs)
+            sweep_dir = Path(config.hydra.sweep.dir)
+            sweep_dir.mkdir(parents=True, exist_ok=True)
+            (sweep_dir / PLAN_FILE).write_text(json.dumps(plan, indent=2) + "\n")
+            print(describe(plan, records_dir), flush=True)
+        except BaseException as exc:  # Hydra would only warn: stop the command instead
+            _fail_now("planning the study", exc)
+
     def on_job_end(self, config: DictConfig, job_return: JobReturn, **kwargs: Any) -> None:
+        hydra_node = job_return.hydra_cfg.hydra
+        key = job_key(hydra_node.runtime.choices.reward, config.seed)
+        plan_file = Path(hydra_node.sweep.dir, PLAN_FILE)
+        if plan_file.is_file() and key not in json.loads(plan_file.read_text())["run"]:
+            return  # skipped: done already, or left for a later part
         if job_return.status != JobStatus.COMPLETED:
-            return  # nothing trained to evaluate; Hydra reports the failure itself
-        job_dir = Path(job_return.hydra_cfg.hydra.runtime.output_dir)
-        overrides = [f"checkpoint={job_dir}", *shared_overrides(job_return.hydra_cfg.hydra)]
-        self.evaluate(config, overrides, job_dir / "evaluation")
+            _record_failure(hydra_node.sweep.dir, key, f"training failed: {_error(job_return)}")
+            return
+        try:
+            job_dir = Path(hydra_node.runtime.output_dir)
+            overrides = [f"checkpoint={job_dir}", *shared_overrides(hydra_node)]
+            self.evaluate(config, overrides, job_dir / "evaluation", hydra_node.sweep.dir)
+            if config.study.records is not None:
+                export_job(config, job_dir, config.study.records)
+        except Exception:
+            _record_failure(hydra_node.sweep.dir, key, traceback.format_exc())
 
     def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:
         # No job is running now, so Hydra has no config set: `${hydra:runtime.cwd}` (the paths
         # group) would not resolve. The sweep's own config is the one to resolve against.
         HydraConfig.instance().set_config(config)
-        sweep_dir = Path(config.hydra.sweep.dir)
-        self.evaluate(config, shared_overrides(config.hydra), sweep_dir / "untrained_evaluation")
+        sweep_dir, records_dir = Path(config.hydra.sweep.dir), config.study.records
+        try:
+            self.untrained(config, sweep_dir, records_dir)
+        except Exception:
+            _record_failure(sweep_dir, UNTRAINED_KEY, traceback.format_exc())
         if self.compare_runs:
-            compare.main(["--sweep-dir", str(sweep_dir), "--out", str(sweep_dir / "compare"),
-                          "--tracking-uri", config.tracking.uri])  # fmt: skip
+            try:
+                self.compare(config, sweep_dir, records_dir)
+            except BaseException:
+                _record_failure(sweep_dir, "compare", traceback.format_exc())
+        if failures := sorted((sweep_dir / FAILURES_DIR).glob("*.txt")):
+            text = "\n".join(f"--- {f.stem}:\n{f.read_text()}" for f in failures)
+            _fail_now(f"{len(failures)} part(s) of the study", RuntimeError(text))
 
-    def evaluate(self, config: DictConfig, overrides: list[str], out_dir: Path) -> None:
-        """`watercolor.evaluate` with this study's settings into `out_dir`."""
+    def untrained(self, config: DictConfig, sweep_dir: Path, records_dir: str | None) -> None:
+        """Evaluate the untrained model once per study (and record it)."""
+        if records_dir is not None and records.done(records_dir, UNTRAINED_KEY):
+            log.info("study: the untrained model's evaluation is recorded already")
+            return
+        out_dir = sweep_dir / "untrained_evaluation"
+        self.evaluate(config, shared_overrides(config.hydra), out_dir, sweep_dir)
+        if records_dir is not None:
+            client = mlflow.MlflowClient(tracking_uri(config.tracking.uri))
+            evaluation = client.get_run((out_dir / RUN_ID_FILE).read_text().strip())
+            records.export(records.from_store(client, [], [evaluation]), records_dir)
+
+    def compare(self, config: DictConfig, sweep_dir: Path, records_dir: str | None) -> None:
+        from watercolor import compare  # matplotlib and the canvas sources: only at the end
+
+        if records_dir is not None and not records.read(records_dir).runs:
+            log.info("study: nothing to compare yet (no job's records in %s)", records_dir)
+            return
+        source = ["--records", records_dir] if records_dir is not None else [
+            "--sweep-dir", str(sweep_dir), "--tracking-uri", config.tracking.uri]  # fmt: skip
+        compare.main([*source, "--out", str(sweep_dir / "compare")])
+
+    def evaluate(
+        self, config: DictConfig, overrides: list[str], out_dir: Path, sweep_dir: str | Path
+    ) -> None:
+        """`watercolor.evaluate` with the study's settings into `out_dir`, tagged with its study."""
+        from watercolor import evaluate  # torch: in the job's process, not at Hydra's start
+
+        study = study_id(config.study.records, sweep_dir)
         overrides = [
             *overrides,
             f"num_prompts={self.num_prompts}", f"samples={self.samples}", f"seed={self.seed}",
@@ -80,10 +245,21 @@ class Study(Callback):
             f"tracking.uri={config.tracking.uri}",
             f"tracking.artifacts={config.tracking.artifacts}",
             f"paths.cache={config.paths.cache}",
+            f"+tags.study={json.dumps(study)}",
             *([f"rewards=[{','.join(self.rewards)}]"] if self.rewards is not None else []),
         ]  # fmt: skip
         log.info("study: evaluating into %s", out_dir)
         evaluate.run(compose_config("evaluate", overrides), out_dir)
+
+
+def export_job(config: DictConfig, job_dir: Path, records_dir: str | Path) -> Path:
+    """Write the records of a finished, evaluated job (from the MLflow store it logged to)."""
+    client = mlflow.MlflowClient(tracking_uri(config.tracking.uri))
+    run = client.get_run((job_dir / RUN_ID_FILE).read_text().strip())
+    evaluation = client.get_run((job_dir / "evaluation" / RUN_ID_FILE).read_text().strip())
+    (written,) = records.export(records.from_store(client, [run], [evaluation]), records_dir)
+    log.info("study: records of %s written to %s", job_dir.name, written)
+    return written
 
 
 def shared_overrides(hydra_node: DictConfig) -> list[str]:
@@ -92,3 +268,25 @@ def shared_overrides(hydra_node: DictConfig) -> list[str]:
     picked = [f"{group}={choices[group]}" for group in SHARED_GROUPS if choices.get(group)]
     prefixes = tuple(f"{group}." for group in SHARED_GROUPS)  # model.dtype=..., not model=...
     return picked + [o for o in hydra_node.overrides.task if o.startswith(prefixes)]
+
+
+def _error(job_return: JobReturn) -> str:
+    try:
+        _ = job_return.return_value  # a failed job's property raises the job's exception
+    except Exception as exc:  # noqa: BLE001 - reported, not handled
+        return f"{type(exc).__name__}: {exc}"
+    return str(job_return.status)
+
+
+def _record_failure(sweep_dir: str | Path, key: str, text: str) -> None:
+    folder = Path(sweep_dir, FAILURES_DIR)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{key}.txt").write_text(text)
+    log.error("study: %s failed:\n%s", key, text)
+
+
+def _fail_now(what: str, exc: BaseException) -> None:
+    """End the command with a non-zero status (Hydra turns a callback's exception into a
+    warning; SystemExit is not an Exception, so it passes through)."""
+    print(f"study: {what} failed: {exc}", file=sys.stderr, flush=True)
+    raise SystemExit(1) from exc

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import mlflow
+from hydra.core.hydra_config import HydraConfig
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig
 from PIL import Image
@@ -113,8 +114,14 @@ class PrepareStore(Callback):
     """
 
     def on_multirun_start(self, config: DictConfig, **kwargs: object) -> None:
-        mlflow.set_tracking_uri(tracking_uri(config.tracking.uri))
-        experiment_id(config.tracking.experiment, config.tracking.artifacts)
+        # No job runs yet, so Hydra has no config set and `${hydra:runtime.cwd}` (the paths
+        # group, in tracking.uri) would not resolve: the sweep's own config is the one.
+        try:
+            HydraConfig.instance().set_config(config)
+            mlflow.set_tracking_uri(tracking_uri(config.tracking.uri))
+            experiment_id(config.tracking.experiment, config.tracking.artifacts)
+        except Exception as exc:  # Hydra would only warn, and the jobs would race: stop here
+            raise SystemExit(f"preparing the MLflow store failed: {exc!r}") from exc
 
 
 @contextlib.contextmanager

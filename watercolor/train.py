@@ -22,6 +22,7 @@ import mlflow
 import torch
 from datasets import Dataset
 from hydra.core.hydra_config import HydraConfig
+from hydra.types import RunMode
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 from transformers import set_seed
@@ -29,14 +30,16 @@ from transformers.trainer_utils import get_last_checkpoint
 from trl import GRPOConfig, GRPOTrainer
 
 from watercolor.config import model_source
+from watercolor.cores import idle_cores
 from watercolor.env.client import RemotePainter
 from watercolor.mlflow_callback import RolloutLogger
 from watercolor.policy.loading import load_policy, lora_config
-from watercolor.policy.tiny import idle_cores
+from watercolor.provenance import commit, config_hash
 from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.trl_adapter import Painter, RolloutScorer
 from watercolor.rollout import GenerationClock, OverlappedRollout
+from watercolor.study import skip_reason, study_id
 from watercolor.tracking import flatten, mlflow_run, run_name
 
 
@@ -65,12 +68,23 @@ def build_painter(renderer: DictConfig, episode: DictConfig) -> Painter:
     return built
 
 
-def run_tags(seed: int) -> dict[str, str]:
-    """The job's group choices, seed and overrides, for filtering runs in MLflow."""
+def run_tags(cfg: DictConfig) -> dict[str, str]:
+    """The job's group choices, seed and overrides, for filtering runs in MLflow; its commit
+    and config hash (`watercolor.provenance`); its study (`watercolor.study.study_id`)."""
     hydra_cfg = HydraConfig.get()
     choices = {k: str(v) for k, v in hydra_cfg.runtime.choices.items() if "hydra/" not in k}
     overrides = " ".join(hydra_cfg.overrides.task) or "(none)"
-    return choices | {"seed": str(seed), "overrides": overrides}
+    sweep_dir = hydra_cfg.sweep.dir if hydra_cfg.mode == RunMode.MULTIRUN else None
+    return (
+        choices
+        | {
+            "seed": str(cfg.seed),
+            "overrides": overrides,
+            "config_hash": config_hash(OmegaConf.to_container(cfg, resolve=False)),
+            "study": study_id(cfg.study.records, sweep_dir),
+        }
+        | commit()
+    )
 
 
 def final_reward(trainer: GRPOTrainer, last: int = 5) -> float:
@@ -89,6 +103,9 @@ def close_painter(scorer: RolloutScorer, painter) -> None:
 @hydra.main(version_base="1.3", config_path="../conf", config_name="train")
 def main(cfg: DictConfig) -> float:
     run_dir = Path(HydraConfig.get().runtime.output_dir)
+    if reason := skip_reason(cfg.study, cfg.seed, HydraConfig.get().runtime.choices.reward):
+        print(f"study: not training: {reason}", flush=True)
+        return float("nan")
     torch.set_num_threads(cfg.threads or idle_cores())
     set_seed(cfg.seed)
     model, tokenizer, peft_config = build_policy(cfg.model)
@@ -115,7 +132,7 @@ def main(cfg: DictConfig) -> float:
         report_to="none",
     )
     params = flatten(OmegaConf.to_container(cfg, resolve=True))
-    tags = run_tags(cfg.seed)
+    tags = run_tags(cfg)
     with mlflow_run(
         cfg.tracking.uri,
         cfg.tracking.experiment,

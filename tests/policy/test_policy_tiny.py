@@ -10,8 +10,9 @@ from hydra.utils import instantiate
 from safetensors.torch import load_file
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
+from watercolor import cores
 from watercolor.config import compose_train
-from watercolor.policy import tiny
+from watercolor.cores import cpu_times, idle_cores
 from watercolor.policy.corpus import Mixture, generate_corpus
 from watercolor.policy.tiny import (
     BUILD_INFO,
@@ -20,9 +21,7 @@ from watercolor.policy.tiny import (
     TinyConfig,
     cache_dir,
     config_hash,
-    cpu_times,
     ensure_tiny_model,
-    idle_cores,
     read_build_info,
     record_text,
     torch_threads,
@@ -150,7 +149,7 @@ def test_training_builds_the_default_painter_the_package_defines():
 def test_idle_cores_counts_what_runs_now(monkeypatch, load_average, busy_ticks, expected):
     # Over the sampled window 2 cores have 100 ticks between them; `busy_ticks` were used.
     samples = iter([(1000, 5000), (1000 + busy_ticks, 5100)])
-    monkeypatch.setattr(tiny, "cpu_times", lambda: next(samples))
+    monkeypatch.setattr(cores, "cpu_times", lambda: next(samples))
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     monkeypatch.setattr(os, "getloadavg", lambda: (load_average, load_average, load_average))
     monkeypatch.setattr(time, "sleep", lambda seconds: None)

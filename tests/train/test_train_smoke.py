@@ -12,7 +12,6 @@ import subprocess
 import time
 from pathlib import Path
 
-import pandas as pd
 import pytest
 import torch
 from hydra import compose, initialize_config_dir
@@ -80,39 +79,6 @@ def test_overlapped_rendering_trains_and_paints_replies_ahead(tmp_path):
     assert len(ahead) == 3 and ahead[0] == 0 and max(ahead[1:]) > 0, ahead
     assert len(client.get_metric_history(run.info.run_id, "reward/total")) == 3
     assert (tmp_path / "run" / "final" / "model.safetensors").exists()
-
-
-def test_the_study_experiment_trains_evaluates_and_compares(tmp_path):
-    # experiment=three_rewards_v2 at smoke scale: the three sets (one seed, one step each), two
-    # jobs at a time (joblib), each job's model evaluated as it ends, the untrained model once,
-    # then compare over the sweep: the whole study from one command.
-    run_training(
-        tmp_path, "experiment=three_rewards_v2", "hydra.sweeper.params.seed=0",
-        "trainer.max_steps=1", "hydra.callbacks.study.num_prompts=2",
-        "hydra.callbacks.study.samples=2", multirun=True,
-    )  # fmt: skip
-    sweep = tmp_path / "sweep"
-    jobs = sorted(sweep.glob("[0-9]*_*"))
-    assert [j.name for j in jobs] == ["0_coarse", "1_fine_grained", "2_gated"]
-    client = mlflow_client(tmp_path)
-    experiment = client.get_experiment_by_name("three_rewards_v2").experiment_id
-    runs = client.search_runs([experiment])
-    trained = {r.info.run_id: r for r in runs if "kind" not in r.data.tags}
-    assert sorted(r.data.tags["reward"] for r in trained.values()) == [
-        "coarse", "fine_grained", "gated"
-    ]  # fmt: skip
-    assert {(j / "mlflow_run_id").read_text() for j in jobs} == set(trained)
-    evaluations = [r for r in runs if r.data.tags.get("kind") == "evaluate"]
-    sources = sorted(e.data.tags.get("source_run_id", "") for e in evaluations)
-    assert sources == sorted(["", *trained])  # one per job, and the untrained model's
-    for job in jobs:
-        assert len(pd.read_csv(job / "evaluation" / "samples.csv")) == 4  # 2 prompts x 2
-    assert (sweep / "untrained_evaluation" / "summary.json").is_file()
-    verdict = pd.read_csv(sweep / "compare" / "verdict.csv")
-    assert set(verdict["scored_by"]) == {"coarse", "fine_grained", "gated"}
-    assert len(pd.read_csv(sweep / "compare" / "runs.csv")) == 3
-    assert (sweep / "compare" / "curves.png").is_file()
-    assert (sweep / "compare" / "matrix_heatmap.png").is_file()
 
 
 def test_resume_after_interruption(tmp_path):

@@ -17,12 +17,7 @@ The result lives in `<cache_root>/tiny-<hash>/`, the hash covering the config, t
 list and the source of the modules that build it. It is built in a temporary directory and
 renamed into place, so a directory that exists is complete, and two processes building the
 same model at once both end up with one good copy. `build.json` beside the weights records
-the losses, wall time, thread count and versions.
-
-The thread count (default: the cores idle when the build starts, `idle_cores`) is not in the
-hash, and it changes the weights by float rounding only: a build repeats bit for bit at the
-same count, while another count sums in another order (smoke scale, 1 vs 2 threads: weights
-apart by 1.4e-5 at most, losses alike to 5 digits, the same sampled replies).
+the losses, wall time and versions.
 
 The tokenizer splits text into lines, numbers and space-led words before BPE (instead of
 GPT-2's punctuation split), so a line such as `  brush.vertex(-12, 35);` costs five tokens
@@ -283,33 +278,14 @@ def warm_start(
 
 
 def idle_cores() -> int:
-    """Cores not busy right now (CPU time used over the last half second), at least 1.
+    """Cores not already busy (by the 1-minute load average), at least 1.
 
     On a shared machine torch's default of one thread per core is the worst choice: OpenMP
     threads spin waiting for each other on busy cores, and a step runs several times slower
     than with fewer threads (measured here: 2 threads 4-14 s a step, 1 thread 0.6-1 s).
-    Measured now, not by the 1-minute load average: that still counts a `pip install` which
-    has just finished (~1 on 2 cores), and set-up then built the painter at one thread.
     """
     cores = os.cpu_count() or 1
-    try:
-        busy_before, total_before = cpu_times()
-        time.sleep(0.5)
-        busy_after, total_after = cpu_times()
-    except OSError:  # no /proc/stat (not Linux): torch's own default
-        return cores
-    busy_share = (busy_after - busy_before) / max(1, total_after - total_before)
-    return max(1, min(cores, round(cores * (1 - busy_share))))
-
-
-def cpu_times() -> tuple[int, int]:
-    """(busy, total) CPU time of all cores since boot, in clock ticks, from /proc/stat."""
-    # The first line sums all cores: "cpu user nice system idle iowait irq softirq steal ...".
-    # Steal (time the hypervisor gave other machines) is left out: no thread here can use it.
-    ticks = Path("/proc/stat").read_text().split("\n", 1)[0].split()
-    user, nice, system, idle, iowait, irq, softirq = (int(t) for t in ticks[1:8])
-    busy = user + nice + system + irq + softirq
-    return busy, busy + idle + iowait
+    return max(1, min(cores, round(cores - os.getloadavg()[0])))
 
 
 @contextlib.contextmanager

@@ -1,0 +1,66 @@
+"""Records hold replies, not PNGs: `RenderedCanvases` paints them again, in real Chromium, as the
+run that wrote them painted them (its renderer, task and seed), and the picture is the one a
+direct render gives."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+from hydra.utils import instantiate
+from omegaconf import OmegaConf
+from PIL import Image
+
+from watercolor.canvas_sources import RenderedCanvases
+from watercolor.config import compose_train
+from watercolor.records import Evaluation, Records
+from watercolor.render.painters import LocalPainter
+from watercolor.tasks.painting import sample_sketches
+
+pytestmark = pytest.mark.browser
+
+
+def run_config() -> str:
+    """A training run's resolved config.yaml at a low density (the renderer and task it records)."""
+    cfg = compose_train(["renderer.pixel_density=0.25"])
+    return OmegaConf.to_yaml(OmegaConf.masked_copy(cfg, ["renderer", "task"]), resolve=True)
+
+
+def pixels(png: bytes | str) -> np.ndarray:
+    source = io.BytesIO(png) if isinstance(png, bytes) else png
+    with Image.open(source) as image:
+        return np.asarray(image.convert("RGB"), dtype=float)
+
+
+def test_replies_are_painted_again_as_their_run_painted_them(tmp_path):
+    sketch = next(iter(sample_sketches().values()))
+    reply = f"```js\n{sketch}\n```"
+    rows = pd.DataFrame({"step": [10, 10], "index": [0, 1], "reply": [reply, "no code at all"],
+                         "status": ["ok", "violation"]})  # fmt: skip
+    samples = pd.DataFrame({"key": ["p00_s00"], "reply": [reply], "status": ["ok"],
+                            "prompt": ["a peach hibiscus"]})  # fmt: skip
+    found = Records(runs=[{"run_id": "r1", "seed": "3"}], configs={"r1": run_config()},
+                    evaluations=[Evaluation("e1", "r1", {}, samples, {"seed": "3"})])  # fmt: skip
+    source = RenderedCanvases(found)
+    pngs = source.rollouts("r1", 10, rows, tmp_path / "run")
+    assert set(pngs) == {0, "grid"}  # the refused reply has no canvas
+    cfg = OmegaConf.create(run_config())
+    painter = LocalPainter(instantiate(cfg.renderer), instantiate(cfg.task.episode))
+
+    async def direct():
+        try:
+            return await painter(reply, 3)
+        finally:
+            await painter.close()
+
+    expected = pixels(asyncio.run(direct()).png)
+    again = pixels(str(pngs[0]))
+    assert again.shape == expected.shape == (150, 150, 3)  # 600 px at density 0.25
+    assert np.abs(again - expected).max() <= 32 and np.mean(again != expected) < 0.01
+    assert pixels(str(pngs["grid"])).std() > 0  # a picture, not a grey placeholder
+    evaluation = source.evaluation(found.evaluations[0], ["p00_s00", "p01_s00"], tmp_path / "e")
+    assert set(evaluation) == {"p00_s00"} and np.abs(pixels(str(evaluation["p00_s00"]))
+                                                      - expected).max() <= 32  # fmt: skip

@@ -1,0 +1,84 @@
+"""A study in parts, without training: which jobs a sweep has, which a part runs, and a store
+prepared before two jobs start at once (conf/train.yaml's callbacks on the real configs)."""
+
+from __future__ import annotations
+
+import pytest
+from hydra.core.hydra_config import HydraConfig
+from omegaconf import open_dict
+
+from watercolor import study
+from watercolor.config import compose_config
+from watercolor.tracking import PrepareStore
+
+
+def sweep_config(*overrides: str):
+    """The study experiment as `--multirun` with `overrides` composes it, hydra node included
+    (sweep overrides are only on the command line: the sweeper expands them into jobs)."""
+    single = [o for o in overrides if "," not in o]
+    cfg = compose_config("train", ["experiment=three_rewards_v2", *single],
+                         return_hydra_config=True)  # fmt: skip
+    with open_dict(cfg):
+        cfg.hydra.overrides.task = list(overrides)
+    return cfg
+
+
+def test_the_jobs_of_a_sweep_are_every_set_for_every_seed_lowest_seeds_first():
+    jobs = study.sweep_jobs(sweep_config())
+    assert jobs[:3] == ["coarse-seed0", "fine_grained-seed0", "gated-seed0"]
+    assert len(jobs) == 15 and jobs[-1] == "gated-seed4"
+
+
+def test_the_command_line_picks_a_part_of_the_sweep():
+    assert study.sweep_jobs(sweep_config("seed=3,1")) == [
+        f"{r}-seed{s}" for s in (1, 3) for r in ("coarse", "fine_grained", "gated")]  # fmt: skip
+    assert study.sweep_jobs(sweep_config("seed=2", "reward=gated")) == ["gated-seed2"]
+
+
+def test_a_study_refuses_a_sweep_over_anything_but_set_and_seed():
+    with pytest.raises(SystemExit, match="also varies trainer.learning_rate"):
+        study.sweep_jobs(sweep_config("trainer.learning_rate=1e-5,2e-5"))
+
+
+def test_a_part_runs_jobs_not_done_up_to_its_limit(tmp_path):
+    for key in ("coarse-seed0", "untrained"):
+        (tmp_path / key / "evaluation").mkdir(parents=True)
+        (tmp_path / key / "evaluation" / "evaluation.json").write_text("{}")
+    (tmp_path / "coarse-seed0" / "run.json").write_text("{}")
+    (tmp_path / "gated-seed0").mkdir()  # cut off: no run.json, no evaluation
+    jobs = ["coarse-seed0", "gated-seed0", "coarse-seed1", "gated-seed1"]
+    plan = study.make_plan(jobs, tmp_path, max_jobs=2)
+    assert plan == {"done": ["coarse-seed0"], "run": ["gated-seed0", "coarse-seed1"],
+                    "later": ["gated-seed1"], "untrained_done": True}  # fmt: skip
+    assert study.make_plan(jobs, None, None)["run"] == jobs  # no records: a plain sweep
+    said = study.describe(plan, tmp_path)
+    assert "already done (1): coarse-seed0" in said
+    assert "this part runs (2): gated-seed0, coarse-seed1" in said
+    assert "later part (1): gated-seed1" in said
+
+
+def test_a_records_folder_names_its_study_once(tmp_path):
+    first = study.study_id(tmp_path / "records", None)
+    assert (
+        first.startswith(f"{tmp_path.name}-") and study.study_id(tmp_path / "records", "x") == first
+    )
+    assert study.study_id(None, tmp_path) == str(tmp_path) and study.study_id(None, None) == ""
+
+
+def test_the_store_is_prepared_before_the_jobs_start(tmp_path):
+    # The paths group needs ${hydra:runtime.cwd}, which resolves only once Hydra has a config:
+    # PrepareStore sets the sweep's own (else it raised, Hydra only warned, and two jobs raced
+    # on a new store's schema).
+    cfg = compose_config("train", [f"tracking.uri=sqlite:///{tmp_path}/mlflow.db",
+                                   "tracking.artifacts=${paths.outputs}/art"],
+                         return_hydra_config=True)  # fmt: skip
+    HydraConfig.instance().cfg = None
+    PrepareStore().on_multirun_start(cfg)
+    assert (tmp_path / "mlflow.db").is_file()
+
+
+def test_planning_failure_stops_the_command(tmp_path):
+    cfg = sweep_config("trainer.learning_rate=1e-5,2e-5", f"study.records={tmp_path}")
+    with pytest.raises(SystemExit):
+        study.Study().on_multirun_start(cfg)
+    assert not list(tmp_path.rglob(study.PLAN_FILE))

@@ -1,0 +1,70 @@
+"""How many torch threads a job should take: the cores idle right now.
+
+    >>> idle_cores()          # 2 on an idle 2-core machine, 1 while another job runs
+    >>> with torch_threads(None):  # idle_cores() threads inside, torch's own count after
+    ...     model.generate(...)
+    $ python -m watercolor.cores   # prints idle_cores(), for scripts/setup.sh
+
+On a shared machine torch's default of one thread per core is the worst choice: OpenMP threads
+spin waiting for each other on busy cores, and a step runs several times slower than with
+fewer threads (measured here: 2 threads 4-14 s a step, 1 thread 0.6-1 s). The count is
+measured now (CPU time over half a second, /proc/stat), not from the 1-minute load average:
+that still counts a `pip install` which has just finished (~1 on 2 cores), and set-up then
+built the painter at one thread of two (~23 min instead of ~7).
+
+`watercolor.policy.tiny` keeps its own load-average copy of `idle_cores` and `torch_threads`
+on purpose: the source of that module is part of the embedded painter's fingerprint (its cache
+name, `recipe_fingerprint`), which the three-reward study pre-registered (`tiny-9a930b0f9da3`),
+so editing it would rename and rebuild the default painter. Set-up passes this module's count
+to the build instead (`python -m watercolor.policy.tiny --threads N`). Another thread count
+changes the painter's weights by float rounding only (smoke scale, 1 vs 2 threads: 1.4e-5 at
+most; each count repeats bit for bit; `tests/policy/test_policy_tiny.py`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import torch
+
+
+def idle_cores() -> int:
+    """Cores not busy right now (CPU time used over the last half second), at least 1."""
+    cores = os.cpu_count() or 1
+    try:
+        busy_before, total_before = cpu_times()
+        time.sleep(0.5)
+        busy_after, total_after = cpu_times()
+    except OSError:  # no /proc/stat (not Linux): torch's own default
+        return cores
+    busy_share = (busy_after - busy_before) / max(1, total_after - total_before)
+    return max(1, min(cores, round(cores * (1 - busy_share))))
+
+
+def cpu_times() -> tuple[int, int]:
+    """(busy, total) CPU time of all cores since boot, in clock ticks, from /proc/stat."""
+    # The first line sums all cores: "cpu user nice system idle iowait irq softirq steal ...".
+    # Steal (time the hypervisor gave other machines) is left out: no thread here can use it.
+    ticks = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+    user, nice, system, idle, iowait, irq, softirq = (int(t) for t in ticks[1:8])
+    busy = user + nice + system + irq + softirq
+    return busy, busy + idle + iowait
+
+
+@contextlib.contextmanager
+def torch_threads(threads: int | None) -> Iterator[None]:
+    """Run with `threads` intra-op threads (None: `idle_cores()`), then restore torch's."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads or idle_cores())
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+if __name__ == "__main__":
+    print(idle_cores())
