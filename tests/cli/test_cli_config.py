@@ -7,6 +7,7 @@ sketch was painted on: conf/renderer's pixel density, unless a flag or `--set` s
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import replace
 
 import pytest
@@ -69,3 +70,14 @@ def test_a_scored_canvas_has_the_configured_density():
         cfg = cli.compose(args, [f"reward={args.reward}"])
         (canvas,) = asyncio.run(score.paint_all([WATERCOLOUR], cfg, seed=0))
         assert canvas.ok and canvas.rgba.shape == (side, side, 4), canvas.errors
+
+
+def test_the_override_examples_in_help_compose(capsys):
+    # `render --help` showed an override without its leading `+`, which Hydra refuses.
+    with pytest.raises(SystemExit):
+        render_command.parse_args(["--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    examples = [w for w in shown.split() if re.fullmatch(r"\+?[\w.]+=\S+", w)]
+    assert "+task.episode.rules.allowed_brush_methods=null" in examples
+    for example in examples:
+        composed("--set", example)  # raises if Hydra refuses it

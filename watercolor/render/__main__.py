@@ -2,7 +2,7 @@
 
     python -m watercolor.render sketch.js -o canvas.png
     python -m watercolor.render reply.md --size 256 --json
-    python -m watercolor.render reply.md --set task.episode.rules.allowed_brush_methods=null
+    python -m watercolor.render reply.md --set +task.episode.rules.allowed_brush_methods=null
 
 The renderer and the task's episode (its gate and checks) are the ones training uses
 (conf/train.yaml's `renderer` and `task`); flags and `--set` overrides change them.

@@ -4,7 +4,7 @@ They render with the settings training uses: the renderer and the task's episode
 render -> checks) come from the same Hydra config, conf/train.yaml composed with the command's
 flags and `--set` overrides, so `score` scores what training sees and this module knows nothing
 of any task's rules (a task's options are its config's fields, e.g. painting's
-`--set task.episode.rules.allowed_brush_methods=null`).
+`--set +task.episode.rules.allowed_brush_methods=null`).
 
 >>> parser = argparse.ArgumentParser(); add_render_arguments(parser)
 >>> cfg = compose(parser.parse_args(["--size", "256"])); render_config(cfg).size
@@ -46,7 +46,7 @@ def add_render_arguments(parser: argparse.ArgumentParser, *, seed: bool = True) 
         default=[],
         metavar="OVERRIDE",
         help="Hydra override of conf/train.yaml, e.g. reward.components.coverage.weight=0 or "
-        "task.episode.rules.allowed_brush_methods=null",
+        "+task.episode.rules.allowed_brush_methods=null",
     )
 
 
