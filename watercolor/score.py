@@ -7,7 +7,8 @@
 
 It scores what training sees: the reward set, the renderer and the task's episode (its gate and
 checks) come from conf/train.yaml composed with `reward=NAME`, the rendering flags and `--set`
-overrides (`--set renderer.pixel_density=1`, `--set +task.episode.rules.allowed_brush_methods=null`).
+overrides (`--set renderer.pixel_density=1`,
+`--set +task.episode.rules.allowed_brush_methods=null`).
 
 For one file, `--json` prints exactly one JSON object (DESIGN.md §5): `reward` (float, or null
 when the renderer or a scorer failed: no verdict), `status`, `violations`, `errors`,
