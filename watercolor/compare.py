@@ -406,10 +406,12 @@ def evaluations(
     evaluation of each of `runs`, and the untrained model's evaluations of the runs' own
     studies (`studies`; default: the runs' `study` tags), the matrix's baseline row.
 
-    An untrained evaluation of another study (an earlier one, a smoke one) never counts.
+    An untrained evaluation of another study (an earlier one, a smoke one) never counts. Runs
+    of no study (single runs) take the untrained evaluations of no study (`evaluate` by hand).
     """
     by_id = {run.info.run_id for run in runs}
-    studies = set(study_tags(runs) if studies is None else studies)
+    if studies is None:
+        studies = {run.data.tags.get("study", "") for run in runs}
     experiment_ids = sorted({run.info.experiment_id for run in runs})
     found = client.search_runs(
         experiment_ids, "tags.kind = 'evaluate'", order_by=["attributes.start_time DESC"]
@@ -418,7 +420,7 @@ def evaluations(
     untrained = []
     for evaluation in found:
         source = evaluation.data.tags.get("source_run_id")
-        if source is None and evaluation.data.tags.get("study") in studies:
+        if source is None and evaluation.data.tags.get("study", "") in set(studies):
             untrained.append(evaluation)
         elif source in by_id and source not in newest:
             newest[source] = evaluation
