@@ -74,14 +74,15 @@ def run_tags(cfg: DictConfig) -> dict[str, str]:
     hydra_cfg = HydraConfig.get()
     choices = {k: str(v) for k, v in hydra_cfg.runtime.choices.items() if "hydra/" not in k}
     overrides = " ".join(hydra_cfg.overrides.task) or "(none)"
-    sweep_dir = hydra_cfg.sweep.dir if hydra_cfg.mode == RunMode.MULTIRUN else None
+    sweep = hydra_cfg.mode == RunMode.MULTIRUN  # a single run belongs to no study
+    sweep_dir, records = (hydra_cfg.sweep.dir, cfg.study.records) if sweep else (None, None)
     return (
         choices
         | {
             "seed": str(cfg.seed),
             "overrides": overrides,
             "config_hash": config_hash(OmegaConf.to_container(cfg, resolve=False)),
-            "study": study_id(cfg.study.records, sweep_dir),
+            "study": study_id(records, sweep_dir),
         }
         | commit()
     )
