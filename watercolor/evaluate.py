@@ -56,7 +56,7 @@ from watercolor.render.painters import Episode, LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.diversity import group_diversity
 from watercolor.rewards.reward_set import RewardSet
-from watercolor.tracking import RUN_ID_FILE, flatten, mlflow_run, tracking_uri
+from watercolor.tracking import RUN_ID_FILE, flatten, mlflow_run, use_store
 
 MLFLOW_RUN_ID = re.compile(r"[0-9a-f]{32}")
 
@@ -376,7 +376,7 @@ def main(cfg: DictConfig) -> dict[str, float]:
 def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:
     """The evaluation `cfg` (conf/evaluate.yaml, composed) describes, written into `out_dir`
     and logged as a `kind=evaluate` MLflow run; its summary. `watercolor.study` calls it too."""
-    mlflow.set_tracking_uri(tracking_uri(cfg.tracking.uri))
+    use_store(cfg.tracking.uri)
     if cfg.checkpoint is None:
         model_path, source_run = config.model_source(cfg.model), None
     else:

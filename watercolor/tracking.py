@@ -82,10 +82,29 @@ def metric_name(key: str) -> str:
 
 
 def tracking_uri(default: str) -> str:
-    """MLFLOW_TRACKING_URI when set, else `default` (a `sqlite:///ABS/PATH.db` store)."""
-    uri = os.environ.get("MLFLOW_TRACKING_URI") or default
+    """The user's MLFLOW_TRACKING_URI when set, else `default` (a `sqlite:///ABS/PATH.db` store).
+
+    `mlflow.set_tracking_uri` exports the variable too; what it exported for an earlier store
+    (`use_store`) is MLflow's, not the user's, and never wins over `default`: a second run in one
+    process (a notebook) with another store logs into that store, not silently into the first.
+    """
+    found = os.environ.get("MLFLOW_TRACKING_URI")
+    uri = found if found and found != _exported["uri"] else default
     if uri.startswith("sqlite:///"):
         Path(uri.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    return uri
+
+
+_exported: dict[str, str | None] = {"uri": None}  # the store use_store exported (not the user)
+
+
+def use_store(default: str) -> str:
+    """Make `tracking_uri(default)` MLflow's active store; returns it."""
+    user = os.environ.get("MLFLOW_TRACKING_URI")
+    uri = tracking_uri(default)
+    mlflow.set_tracking_uri(uri)
+    if not user or user == _exported["uri"]:  # the variable now holds ours, not the user's
+        _exported["uri"] = uri
     return uri
 
 
@@ -118,7 +137,7 @@ class PrepareStore(Callback):
         # group, in tracking.uri) would not resolve: the sweep's own config is the one.
         try:
             HydraConfig.instance().set_config(config)
-            mlflow.set_tracking_uri(tracking_uri(config.tracking.uri))
+            use_store(config.tracking.uri)
             experiment_id(config.tracking.experiment, config.tracking.artifacts)
         except Exception as exc:  # Hydra would only warn, and the jobs would race: stop here
             raise SystemExit(f"preparing the MLflow store failed: {exc!r}") from exc
@@ -142,7 +161,7 @@ def mlflow_run(
     could end its run); otherwise it belongs to another live job sharing this dir, and logging
     into it would mix two trainings, so this raises instead.
     """
-    mlflow.set_tracking_uri(tracking_uri(uri))
+    use_store(uri)
     exp = experiment_id(experiment, artifact_root)
     id_file = run_dir / RUN_ID_FILE
     run_id = id_file.read_text().strip() if id_file.is_file() else None

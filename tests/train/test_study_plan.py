@@ -65,7 +65,7 @@ def test_a_records_folder_names_its_study_once(tmp_path):
     assert study.study_id(None, tmp_path) == str(tmp_path) and study.study_id(None, None) == ""
 
 
-def test_the_store_is_prepared_before_the_jobs_start(tmp_path):
+def test_the_store_is_prepared_before_the_jobs_start(tmp_path, monkeypatch):
     # The paths group needs ${hydra:runtime.cwd}, which resolves only once Hydra has a config:
     # PrepareStore sets the sweep's own (else it raised, Hydra only warned, and two jobs raced
     # on a new store's schema).
@@ -73,6 +73,7 @@ def test_the_store_is_prepared_before_the_jobs_start(tmp_path):
                                    "tracking.artifacts=${paths.outputs}/art"],
                          return_hydra_config=True)  # fmt: skip
     HydraConfig.instance().cfg = None
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)  # a user's store would win
     PrepareStore().on_multirun_start(cfg)
     assert (tmp_path / "mlflow.db").is_file()
 

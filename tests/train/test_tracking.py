@@ -110,3 +110,31 @@ def test_two_evaluations_started_in_the_same_second_get_their_own_dirs():
     (run_b, sweep_b) = output_dirs_at(second, "evaluate")
     assert run_a.startswith("outputs/evaluate/2026-12-01/06-00-00") and run_a != run_b
     assert sweep_a != sweep_b
+
+
+def test_two_stores_in_one_process_each_get_their_own_runs(tmp_path, monkeypatch):
+    # mlflow.set_tracking_uri exports MLFLOW_TRACKING_URI; a second run with another store (a
+    # notebook) once read that export as the user's choice and logged into the first store.
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    stores = [f"sqlite:///{tmp_path}/{name}.db" for name in ("first", "second")]
+    for n, uri in enumerate(stores):
+        with mlflow_run(uri, "jobs", params={}, tags={}, run_dir=tmp_path / f"run{n}",
+                        artifact_root=str(tmp_path / "art")):  # fmt: skip
+            pass
+    for n, uri in enumerate(stores):
+        client = mlflow.MlflowClient(uri)
+        (run,) = client.search_runs([client.get_experiment_by_name("jobs").experiment_id])
+        assert run.info.run_id == (tmp_path / f"run{n}" / RUN_ID_FILE).read_text()
+
+
+def test_the_users_tracking_uri_still_wins(tmp_path, monkeypatch):
+    users = f"sqlite:///{tmp_path}/users.db"
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", users)
+    for n in range(2):
+        ours = f"sqlite:///{tmp_path}/ours{n}.db"
+        with mlflow_run(ours, "jobs", params={}, tags={}, run_dir=tmp_path / f"run{n}",
+                        artifact_root=str(tmp_path / "art")):  # fmt: skip
+            pass
+    client = mlflow.MlflowClient(users)
+    assert len(client.search_runs([client.get_experiment_by_name("jobs").experiment_id])) == 2
+    assert not (tmp_path / "ours0.db").exists()
