@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from pathlib import Path
 
 
 def gallery_html(title: str, sections: Sequence[tuple[str, Sequence[dict]]]) -> str:
@@ -47,3 +48,13 @@ def _card(card: dict) -> str:
     lines = "".join(f"<p>{html.escape(str(line))}</p>" for line in card.get("lines", ()))
     caption = html.escape(card.get("caption", ""))
     return f"<div class=card>{picture}<p><b>{caption}</b></p>{lines}</div>"
+
+
+def relative(path: Path, root: Path) -> str | None:
+    """`path` relative to the gallery's folder `root` (None when there is no such file)."""
+    return path.relative_to(root).as_posix() if path.is_file() else None
+
+
+def score_text(value) -> str:
+    """A score as a gallery caption shows it: three decimals, n/a when missing."""
+    return "n/a" if value is None or value != value else f"{value:.3f}"  # NaN != NaN

@@ -169,3 +169,33 @@ def verdict(difference: Estimate) -> str:
     if difference.high < 0:
         return "no"
     return "unclear"
+
+
+# --- tables -------------------------------------------------------------------------------------
+
+
+def mean_and_std(table: pd.DataFrame, by: str, metrics: list[str], sort: bool = True):
+    """Per value of `by`: columns `<metric> mean` and `<metric> std`, and `runs` (rows)."""
+    grouped = table.groupby(by, sort=sort)[metrics]
+    stats = grouped.agg(["mean", "std"])
+    stats.columns = [f"{metric} {stat}" for metric, stat in stats.columns]
+    stats.insert(0, "runs", grouped.size())
+    return stats
+
+
+def mean_pm_std(table: pd.DataFrame) -> pd.DataFrame:
+    """The aggregate as `mean ± std` strings (metric rows, reward-set columns), for printing."""
+    metrics = [c.removesuffix(" mean") for c in table.columns if c.endswith(" mean")]
+    text = {
+        metric: [
+            _pm(m, s) for m, s in zip(table[f"{metric} mean"], table[f"{metric} std"], strict=True)
+        ]
+        for metric in metrics
+    }
+    frame = pd.DataFrame(text, index=table.index).T
+    frame.loc["runs"] = table["runs"].astype(str)
+    return frame
+
+
+def _pm(mean: float, std: float) -> str:
+    return "n/a" if pd.isna(mean) else f"{mean:.3f}" + ("" if pd.isna(std) else f" ± {std:.3f}")

@@ -26,7 +26,7 @@ from watercolor.behaviour import (
     unevenness_by_kind,
 )
 from watercolor.canvas import Canvas, Status
-from watercolor.compare import MATRIX_METRICS
+from watercolor.matrix import MATRIX_METRICS
 
 sys.path.append(str(Path(__file__).parents[1] / "rewards"))  # the shared synthetic paintings
 import synthetic_canvases as paint  # noqa: E402

@@ -18,7 +18,7 @@ from analysis_helpers import (
 )
 from PIL import Image
 
-from watercolor import compare
+from watercolor import compare, matrix
 
 
 def run_compare(tmp_path, *selection: str, log: bool = False):
@@ -235,17 +235,17 @@ def random_samples(rng: np.random.Generator, shifts: dict[str, float], seeds: in
 
 def test_identical_sets_give_an_unclear_verdict_whose_interval_holds_zero():
     samples = random_samples(np.random.default_rng(5), {"a": 0.0, "b": 0.0}, seeds=3, prompts=20)
-    verdicts = compare.verdict_table(samples, resamples=1000, seed=0).set_index("scored_by")
+    verdicts = matrix.verdict_table(samples, resamples=1000, seed=0).set_index("scored_by")
     assert list(verdicts["verdict"]) == ["unclear", "unclear"]
     assert ((verdicts["low"] < 0) & (verdicts["high"] > 0)).all()
 
 
 def test_a_known_behaviour_difference_is_recovered_within_its_interval():
     samples = random_samples(np.random.default_rng(6), {"a": 0.0, "b": 0.2}, seeds=4, prompts=30)
-    table = compare.behaviour_table(samples, 1000, 0, {"execution_rate": "executed"})
+    table = matrix.behaviour_table(samples, 1000, 0, {"execution_rate": "executed"})
     found = table.set_index("comparison").loc["a - b"]
     assert found["low"] <= -0.2 <= found["high"] and found["high"] < 0
-    verdicts = compare.verdict_table(samples, resamples=1000, seed=0).set_index("scored_by")
+    verdicts = matrix.verdict_table(samples, resamples=1000, seed=0).set_index("scored_by")
     assert verdicts.loc["b", "verdict"] == "yes" and verdicts.loc["a", "verdict"] == "no"
     assert verdicts.loc["b", "low"] <= 0.2 <= verdicts.loc["b", "high"]
 
