@@ -80,6 +80,17 @@ def study_id(records_dir: str | Path | None, sweep_dir: str | Path | None) -> st
     return str(Path(sweep_dir).resolve()) if sweep_dir is not None else ""
 
 
+def job_sweep_dir(hydra_node: DictConfig) -> Path:
+    """The sweep dir a job runs in, from its own output dir.
+
+    Not `hydra.sweep.dir`: the default holds `${now:...}`, which a copy of the config (Hydra's
+    `JobReturn.hydra_cfg`, a launcher's worker) resolves again, at a later time, to a folder
+    that does not exist; the job's `runtime.output_dir` is a resolved path.
+    """
+    depth = len(Path(str(hydra_node.sweep.subdir)).parts)
+    return Path(hydra_node.runtime.output_dir).parents[depth - 1]
+
+
 def sweep_jobs(config: DictConfig) -> list[str]:
     """The job keys (`<reward set>-seed<seed>`) of every job the sweep launches, from
     `hydra.sweeper.params` and the command line (which wins), lowest seeds first."""
@@ -130,7 +141,7 @@ def skip_reason(study: DictConfig, seed: int, reward_set: str) -> str | None:
     """Why a job of a study sweep does not train (done already, or left for a later part), or
     None: it trains. Outside a sweep with a plan (a single run), always None."""
     hydra_cfg = HydraConfig.get()
-    plan_file = Path(hydra_cfg.sweep.dir, PLAN_FILE)
+    plan_file = job_sweep_dir(hydra_cfg) / PLAN_FILE
     if hydra_cfg.mode != RunMode.MULTIRUN or not plan_file.is_file():
         return None
     plan, key = json.loads(plan_file.read_text()), job_key(reward_set, seed)
@@ -176,20 +187,21 @@ class Study(Callback):
     def on_job_end(self, config: DictConfig, job_return: JobReturn, **kwargs: Any) -> None:
         hydra_node = job_return.hydra_cfg.hydra
         key = job_key(hydra_node.runtime.choices.reward, config.seed)
-        plan_file = Path(hydra_node.sweep.dir, PLAN_FILE)
+        sweep_dir = job_sweep_dir(hydra_node)
+        plan_file = sweep_dir / PLAN_FILE
         if plan_file.is_file() and key not in json.loads(plan_file.read_text())["run"]:
             return  # skipped: done already, or left for a later part
         if job_return.status != JobStatus.COMPLETED:
-            _record_failure(hydra_node.sweep.dir, key, f"training failed: {_error(job_return)}")
+            _record_failure(sweep_dir, key, f"training failed: {_error(job_return)}")
             return
         try:
             job_dir = Path(hydra_node.runtime.output_dir)
             overrides = [f"checkpoint={job_dir}", *shared_overrides(hydra_node)]
-            self.evaluate(config, overrides, job_dir / "evaluation", hydra_node.sweep.dir)
+            self.evaluate(config, overrides, job_dir / "evaluation", sweep_dir)
             if config.study.records is not None:
                 export_job(config, job_dir, config.study.records)
         except Exception:
-            _record_failure(hydra_node.sweep.dir, key, traceback.format_exc())
+            _record_failure(sweep_dir, key, traceback.format_exc())
 
     def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:
         # No job is running now, so Hydra has no config set: `${hydra:runtime.cwd}` (the paths

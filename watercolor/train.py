@@ -39,7 +39,7 @@ from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.trl_adapter import Painter, RolloutScorer
 from watercolor.rollout import GenerationClock, OverlappedRollout
-from watercolor.study import skip_reason, study_id
+from watercolor.study import job_sweep_dir, skip_reason, study_id
 from watercolor.tracking import flatten, mlflow_run, run_name
 
 
@@ -75,7 +75,7 @@ def run_tags(cfg: DictConfig) -> dict[str, str]:
     choices = {k: str(v) for k, v in hydra_cfg.runtime.choices.items() if "hydra/" not in k}
     overrides = " ".join(hydra_cfg.overrides.task) or "(none)"
     sweep = hydra_cfg.mode == RunMode.MULTIRUN  # a single run belongs to no study
-    sweep_dir, records = (hydra_cfg.sweep.dir, cfg.study.records) if sweep else (None, None)
+    sweep_dir, records = (job_sweep_dir(hydra_cfg), cfg.study.records) if sweep else (None, None)
     return (
         choices
         | {

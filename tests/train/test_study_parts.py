@@ -26,8 +26,9 @@ def run_part(tmp_path, sweep: str, *overrides: str) -> subprocess.CompletedProce
     """One part of the smoke study: its own sweep dir, the shared store and records folder."""
     command = train_command(tmp_path, *SMOKE_STUDY, f"study.records={tmp_path}/records",
                             *overrides, multirun=True)  # fmt: skip
-    command = [c if not c.startswith("hydra.sweep.dir=") else f"hydra.sweep.dir={tmp_path}/{sweep}"
-               for c in command]  # fmt: skip
+    # ${now:...} as in the default sweep dir: a copy of a job's config resolves it again later
+    sweep_dir = f"hydra.sweep.dir={tmp_path}/{sweep}/${{now:%H-%M-%S.%f}}"
+    command = [c if not c.startswith("hydra.sweep.dir=") else sweep_dir for c in command]
     env = {k: v for k, v in os.environ.items() if k != "MLFLOW_TRACKING_URI"}
     return subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True,
                           timeout=1500)  # fmt: skip
@@ -68,7 +69,8 @@ def test_a_study_runs_in_parts_and_compares_from_its_records(tmp_path):
     assert size < 2_000_000, size  # no weights, no images
 
     # The part's compare read every part's records; the gallery re-rendered their replies.
-    out = tmp_path / "part2" / "compare"
+    (part2,) = (tmp_path / "part2").iterdir()
+    out = part2 / "compare"
     assert len(pd.read_csv(out / "runs.csv")) == 3
     verdict = pd.read_csv(out / "verdict.csv")
     assert set(verdict["scored_by"]) == {"coarse", "fine_grained", "gated"}

@@ -83,3 +83,19 @@ def test_planning_failure_stops_the_command(tmp_path):
     with pytest.raises(SystemExit):
         study.Study().on_multirun_start(cfg)
     assert not list(tmp_path.rglob(study.PLAN_FILE))
+
+
+def test_a_job_finds_its_sweep_dir_from_its_output_dir_not_from_now(tmp_path):
+    # The default sweep dir holds ${now:...}: Hydra's JobReturn.hydra_cfg (a copy) resolved it
+    # again minutes later, so the first part's skipped jobs missed the plan and were evaluated.
+    cfg = compose_config("train", ["experiment=three_rewards_v2"], return_hydra_config=True)
+    with open_dict(cfg):
+        cfg.hydra.sweep.dir = str(tmp_path) + "/${now:%H-%M-%S.%f}"
+        cfg.hydra.sweep.subdir = "2_coarse"
+        cfg.hydra.runtime.output_dir = str(tmp_path / "12-00-00.000001" / "2_coarse")
+    assert study.job_sweep_dir(cfg.hydra) == tmp_path / "12-00-00.000001"
+    with open_dict(cfg):
+        cfg.hydra.sweep.subdir = "seed_${seed}/${hydra:runtime.choices.reward}"
+        cfg.hydra.runtime.output_dir = str(tmp_path / "sweep" / "seed_0" / "coarse")
+    HydraConfig.instance().set_config(cfg)
+    assert study.job_sweep_dir(cfg.hydra) == tmp_path / "sweep"
