@@ -141,8 +141,10 @@ def skip_reason(study: DictConfig, seed: int, reward_set: str) -> str | None:
     """Why a job of a study sweep does not train (done already, or left for a later part), or
     None: it trains. Outside a sweep with a plan (a single run), always None."""
     hydra_cfg = HydraConfig.get()
+    if hydra_cfg.mode != RunMode.MULTIRUN:
+        return None
     plan_file = job_sweep_dir(hydra_cfg) / PLAN_FILE
-    if hydra_cfg.mode != RunMode.MULTIRUN or not plan_file.is_file():
+    if not plan_file.is_file():
         return None
     plan, key = json.loads(plan_file.read_text()), job_key(reward_set, seed)
     if key in plan["done"]:
