@@ -114,11 +114,6 @@ def select_runs(
     return [client.get_run(run_id) for run_id in run_ids]
 
 
-def study_tags(runs: Sequence[Run]) -> list[str]:
-    """The studies (`study` tags) the runs belong to, in order of first appearance."""
-    return list(dict.fromkeys(t for r in runs if (t := r.data.tags.get("study"))))
-
-
 # --- metrics ------------------------------------------------------------------------------------
 
 

@@ -12,9 +12,10 @@ measured now (CPU time over half a second, /proc/stat), not from the 1-minute lo
 that still counts a `pip install` which has just finished (~1 on 2 cores), and set-up then
 built the painter at one thread of two (~23 min instead of ~7).
 
-`watercolor.policy.tiny` keeps its own load-average copy of `idle_cores` and `torch_threads`
-on purpose: the source of that module is part of the embedded painter's fingerprint (its cache
-name, `recipe_fingerprint`), which the three-reward study pre-registered (`tiny-9a930b0f9da3`),
+`watercolor.policy.tiny` keeps its own load-average `idle_cores` (used only when its build is
+given no thread count; `torch_threads` here reuses its context manager) on purpose: the
+source of that module is part of the embedded painter's fingerprint (its cache name,
+`recipe_fingerprint`), which the three-reward study pre-registered (`tiny-9a930b0f9da3`),
 so editing it would rename and rebuild the default painter. Set-up passes this module's count
 to the build instead (`python -m watercolor.policy.tiny --threads N`). Another thread count
 changes the painter's weights by float rounding only (smoke scale, 1 vs 2 threads: 1.4e-5 at
@@ -26,10 +27,9 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import torch
+from watercolor.policy import tiny
 
 
 def idle_cores() -> int:
@@ -55,15 +55,9 @@ def cpu_times() -> tuple[int, int]:
     return busy, busy + idle + iowait
 
 
-@contextlib.contextmanager
-def torch_threads(threads: int | None) -> Iterator[None]:
+def torch_threads(threads: int | None) -> contextlib.AbstractContextManager[None]:
     """Run with `threads` intra-op threads (None: `idle_cores()`), then restore torch's."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(threads or idle_cores())
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
+    return tiny.torch_threads(threads or idle_cores())
 
 
 if __name__ == "__main__":
