@@ -84,18 +84,21 @@ def metric_name(key: str) -> str:
 def tracking_uri(default: str) -> str:
     """The user's MLFLOW_TRACKING_URI when set, else `default` (a `sqlite:///ABS/PATH.db` store).
 
-    `mlflow.set_tracking_uri` exports the variable too; what it exported for an earlier store
+    `mlflow.set_tracking_uri` exports the variable too; what it exported for any earlier store
     (`use_store`) is MLflow's, not the user's, and never wins over `default`: a second run in one
     process (a notebook) with another store logs into that store, not silently into the first.
+    Every store exported counts, not only the last: something that saves and restores the
+    environment around a run (pytest's monkeypatch, a notebook helper) can put an older export
+    back.
     """
     found = os.environ.get("MLFLOW_TRACKING_URI")
-    uri = found if found and found != _exported["uri"] else default
+    uri = found if found and found not in _exported else default
     if uri.startswith("sqlite:///"):
         Path(uri.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     return uri
 
 
-_exported: dict[str, str | None] = {"uri": None}  # the store use_store exported (not the user)
+_exported: set[str] = set()  # every store use_store exported (the variable is then not the user's)
 
 
 def use_store(default: str) -> str:
@@ -103,8 +106,8 @@ def use_store(default: str) -> str:
     user = os.environ.get("MLFLOW_TRACKING_URI")
     uri = tracking_uri(default)
     mlflow.set_tracking_uri(uri)
-    if not user or user == _exported["uri"]:  # the variable now holds ours, not the user's
-        _exported["uri"] = uri
+    if not user or user in _exported:  # the variable now holds ours, not the user's
+        _exported.add(uri)
     return uri
 
 

@@ -34,7 +34,9 @@ def run_part(tmp_path, sweep: str, *overrides: str) -> subprocess.CompletedProce
                           timeout=1500)  # fmt: skip
 
 
-def test_a_study_runs_in_parts_and_compares_from_its_records(tmp_path):
+def test_a_study_runs_in_parts_and_compares_from_its_records(tmp_path, monkeypatch):
+    # The parts run without MLFLOW_TRACKING_URI (run_part); so does compare, in this process.
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
     # Part 1 on a fresh store, two jobs at once (they once raced on the store's schema).
     first = run_part(tmp_path, "part1", "study.max_jobs=2")
     assert first.returncode == 0, first.stderr[-4000:]

@@ -8,6 +8,7 @@ and the real conf/train.yaml.
 """
 
 import datetime
+import os
 
 import mlflow
 import pytest
@@ -16,7 +17,7 @@ from hydra.core.utils import setup_globals
 from omegaconf import OmegaConf
 
 from watercolor.config import CONF_DIR
-from watercolor.tracking import RUN_ID_FILE, mlflow_run
+from watercolor.tracking import RUN_ID_FILE, mlflow_run, tracking_uri, use_store
 
 
 @pytest.fixture
@@ -125,6 +126,20 @@ def test_two_stores_in_one_process_each_get_their_own_runs(tmp_path, monkeypatch
         client = mlflow.MlflowClient(uri)
         (run,) = client.search_runs([client.get_experiment_by_name("jobs").experiment_id])
         assert run.info.run_id == (tmp_path / f"run{n}" / RUN_ID_FILE).read_text()
+
+
+def test_an_older_export_put_back_is_not_taken_for_the_users(tmp_path, monkeypatch):
+    # CI's slow tier: one test's store was exported, the next test's monkeypatch saved that
+    # export, ran its own store, and put the old export back; a later `compare --tracking-uri`
+    # then read the first test's store and found "no runs to compare".
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    first, second, third = (f"sqlite:///{tmp_path}/{n}.db" for n in ("first", "second", "third"))
+    use_store(first)
+    with monkeypatch.context() as patch:
+        patch.delenv("MLFLOW_TRACKING_URI")
+        use_store(second)
+    assert os.environ["MLFLOW_TRACKING_URI"] == first  # the old export is back
+    assert tracking_uri(third) == third
 
 
 def test_the_users_tracking_uri_still_wins(tmp_path, monkeypatch):
