@@ -37,7 +37,11 @@ step time over the overlapped one; every mode reports `steps_per_hour` and each 
 a step. With `--jobs N` it also runs N overlapped jobs at once (`threads=1` each, as a sweep on
 `hydra/launcher=local_parallel` does) and reports their combined steps per hour
 (`jobsN_throughput_ratio`: over one job alone). Sampling is seeded, but the runs' replies differ
-once their weights do.
+once their weights do. Every mode also reports `cpu_*`: a step's CPU-seconds over every process
+of the job (trainer, Chromium, Playwright's node driver) and its parts, from the `cpu/*` metrics
+each step logs (`watercolor/step_cpu.py`): generation, update (advantages, reference
+log-probs, loss, backward, optimiser, with TRL's bookkeeping between them), after_update,
+logging, render (Chromium + driver + the trainer driving them), scoring.
 
 `remote` starts `--servers` local environment servers (`python -m watercolor.env.serve` on
 loopback ports, `--server-workers` pages each, at `--server-density`) and paints the samples'
@@ -300,6 +304,8 @@ def train_split(args: argparse.Namespace, overlap: bool, jobs: int = 1) -> dict:
         "optimisation_share": round(optimisation / step, 3),
         "prefetched": round(mean["rollouts/prefetched"], 3),  # share painted during generation
         "completion_tokens": round(mean["completions/mean_length"], 1),
+        # CPU-seconds a step over every process of the job, by part (watercolor/step_cpu.py)
+        **{f"cpu_{part}": round(mean[f"cpu/{part}"], 2) for part in CPU_PARTS},
     }
 
 
@@ -326,11 +332,17 @@ def step_means(folder: str) -> dict[str, float]:
     client = mlflow.MlflowClient(f"sqlite:///{folder}/mlflow.db")
     (run,) = client.search_runs(client.get_experiment_by_name("watercolor").experiment_id)
     names = ("step_time", "rollouts/generation_s", "rollouts/reward_wall_s", "rollouts/render_s",
-             "rollouts/prefetched", "completions/mean_length")  # fmt: skip
+             "rollouts/prefetched", "completions/mean_length",
+             *(f"cpu/{part}" for part in CPU_PARTS))  # fmt: skip
     return {
         name: statistics.fmean(later_steps(client, run.info.run_id, metric_name(name)))
         for name in names
     }
+
+
+# watercolor.step_cpu's parts of a step's CPU-seconds over the job's processes, and the total.
+CPU_PARTS = ("total_s", "generation_s", "update_s", "after_update_s", "logging_s", "render_s",
+             "scoring_s", "other_s", "trainer_s", "chromium_s", "driver_s")  # fmt: skip
 
 
 def later_steps(client, run_id: str, name: str) -> list[float]:

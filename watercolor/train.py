@@ -39,6 +39,7 @@ from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.trl_adapter import Painter, RolloutScorer
 from watercolor.rollout import GenerationClock, OverlappedRollout
+from watercolor.step_cpu import RewardsCpu, StepCpu
 from watercolor.study import job_sweep_dir, skip_reason, study_id
 from watercolor.tracking import flatten, mlflow_run, run_name
 
@@ -114,13 +115,17 @@ def main(cfg: DictConfig) -> float:
     painter = build_painter(cfg.renderer, cfg.task.episode)
     logger = RolloutLogger(every=cfg.tracking.log_canvases_every)
     trainer_kwargs = OmegaConf.to_container(cfg.trainer, resolve=True)
+    rewards_cpu = RewardsCpu() if cfg.tracking.cpu_split else None
     scorer = RolloutScorer(
         instantiate(cfg.reward),
         painter,
         num_generations=trainer_kwargs["num_generations"],
         seed=cfg.seed,
         on_batch=logger.record,
+        cpu=rewards_cpu,
     )
+    callbacks = [logger, GenerationClock(scorer)]
+    callbacks += [StepCpu(rewards_cpu)] if rewards_cpu else []
     reward_funcs, reward_weights = scorer.reward_functions()
     # TRL generates; with overlap_rendering (hf sampler only) we do, painting as replies end.
     overlap = cfg.overlap_rendering and not cfg.trainer.get("use_vllm")
@@ -150,7 +155,7 @@ def main(cfg: DictConfig) -> float:
             reward_funcs=reward_funcs,
             args=args,
             train_dataset=dataset,
-            callbacks=[logger, GenerationClock(scorer)],
+            callbacks=callbacks,
             rollout_func=rollout,
             peft_config=peft_config,
         )

@@ -59,6 +59,20 @@ def test_smoke_run_trains_and_logs_everything(tmp_path):
     # Generation and reward wall time, and the share painted ahead (0 unless overlap_rendering).
     timing = {f"rollouts/{m}" for m in ("generation_s", "prefetched", "reward_wall_s")}
     assert timing <= set(metrics)
+    # Each step's CPU over the job's processes, by part (watercolor/step_cpu.py): the parts
+    # add up to the whole, the trainer generated, updated and scored, and Chromium painted
+    # (the smoke model's replies may all fail the gate in a step: then nothing is painted).
+    steps, run_id = [], run.info.run_id
+    for step in range(1, 4):
+        cpu = {k.removeprefix("cpu/"): m.value for k in metrics if k.startswith("cpu/")
+               for m in client.get_metric_history(run_id, k) if m.step == step}  # fmt: skip
+        parts = ("generation_s", "render_s", "scoring_s", "update_s", "after_update_s",
+                 "logging_s", "other_s")  # fmt: skip
+        assert sum(cpu[p] for p in parts) == pytest.approx(cpu["total_s"], abs=0.1), cpu
+        assert min(cpu["generation_s"], cpu["update_s"], cpu["scoring_s"]) > 0, cpu
+        assert cpu["render_s"] >= cpu["chromium_s"], cpu
+        steps.append(cpu)
+    assert sum(cpu["chromium_s"] for cpu in steps) > 0, steps
     assert run.data.tags["reward"] == "fine_grained" and "debug=smoke" in run.data.tags["overrides"]
     assert run.data.params["trainer.num_generations"] == "4"
     assert len(client.get_metric_history(run.info.run_id, "reward/total")) == 3

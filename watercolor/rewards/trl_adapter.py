@@ -30,13 +30,18 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import statistics
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from watercolor.canvas import Canvas, Status
 from watercolor.rewards.reward_set import RewardSet, Score
+
+if TYPE_CHECKING:  # watercolor.step_cpu imports transformers; scoring alone does not need it
+    from watercolor.step_cpu import RewardsCpu
 
 Painter = Callable[[str, int], Awaitable[Canvas]]  # (reply, seed) -> Canvas
 # Every metric the scorer logs through TRL (`batch_metrics`, `prefetched`, `generation_s`).
@@ -88,8 +93,10 @@ class RolloutScorer:
         num_generations: int,
         seed: int = 0,
         on_batch: Callable[[Rollouts], None] | None = None,
+        cpu: RewardsCpu | None = None,
     ) -> None:
         self.reward_set, self.painter = reward_set, painter
+        self.cpu = cpu  # marks the rewards call's CPU for watercolor.step_cpu (None: not read)
         self.num_generations, self.seed, self.on_batch = num_generations, seed, on_batch
         self._batches: dict[tuple, asyncio.Task] = {}
         self._codes: set[str] = set()  # every violation code seen so far in this run
@@ -152,9 +159,10 @@ class RolloutScorer:
     def _score_groups(self, canvases: list[Canvas], texts: list[str]) -> list[Score]:
         """Score group by group: group components (diversity, judges) see one GRPO group."""
         scores, size = [], self.num_generations
-        for start in range(0, len(canvases), size):
-            group = slice(start, start + size)
-            scores += self.reward_set.score_batch(canvases[group], prompt=texts[group])
+        with self.cpu.scoring_thread() if self.cpu else contextlib.nullcontext():
+            for start in range(0, len(canvases), size):
+                group = slice(start, start + size)
+                scores += self.reward_set.score_batch(canvases[group], prompt=texts[group])
         return scores
 
     async def _canvas(self, reply: str) -> tuple[Canvas, bool]:
@@ -166,6 +174,8 @@ class RolloutScorer:
 
     async def _score(self, step: int, prompts, replies: Sequence[str], kwargs) -> Rollouts:
         started = time.perf_counter()
+        if self.cpu:
+            self.cpu.start()
         if self._generation_s is None and self._step_started is not None:
             self._generation_s = started - self._step_started
         self._step_started = None
@@ -191,6 +201,8 @@ class RolloutScorer:
         self._generation_s = None
         if self.on_batch is not None:
             self.on_batch(rollouts)
+        if self.cpu:
+            self.cpu.end()
         return rollouts
 
 

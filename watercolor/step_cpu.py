@@ -1,0 +1,173 @@
+"""What a training step costs in CPU-seconds, over every process of the job, by part.
+
+    >>> clock = StepCpu(scorer)          # watercolor.train adds it (tracking.cpu_split)
+    >>> GRPOTrainer(..., callbacks=[logger, clock]).train()
+    # each step logs cpu/total_s and its parts to the active MLflow run:
+    #   cpu/generation_s  the trainer process from the step's start to the rewards call
+    #   cpu/render_s      Chromium and Playwright's driver, plus the trainer's share of the
+    #                     rewards call that is not scoring (it drives the browser)
+    #   cpu/scoring_s     the reward set's scoring thread (exact: that thread's own clock)
+    #   cpu/update_s      the trainer from the rewards' return to the optimiser's step:
+    #                     advantages, reference log-probs, loss, backward, optimiser
+    #   cpu/after_update_s  the optimiser's step to the step's end (scheduler, zeroing grads)
+    #   cpu/logging_s     the step's end to the next step's start: metrics and rollouts to
+    #                     MLflow (watercolor.mlflow_callback), transformers' log and save
+    #   cpu/other_s       the rest of the process tree (anything else the job started)
+    # and cpu/trainer_s, cpu/chromium_s, cpu/driver_s by process.
+
+The job's process tree is read from /proc: each process's own user + system time plus that of
+its children which have exited and been waited for (so a renderer that died mid-step still
+counts, with the process that reaped it). The trainer reaps orphaned Chromium helpers itself
+(`render.watchdog.adopt_orphans`), so its waited-for children count as Chromium. The trainer's
+windows are read with `os.times()` (all its threads) at the callback events and at the start
+and end of the rewards call. With `overlap_rendering`, renders start during generation and the
+trainer's share of driving them lands in `cpu/generation_s`; Chromium's own time is counted
+wherever it falls.
+
+TRL times its blocks too (`profiling/Time taken: ...`, wall seconds), but logs them only to a
+tracker named in `report_to`, which here is "none" (watercolor logs to MLflow itself, see
+`watercolor.mlflow_callback`); these figures are CPU over the whole tree, which those are not.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+
+import mlflow
+from transformers import TrainerCallback
+
+from watercolor.render.watchdog import CLOCK_TICKS, PROC, descendants, proc_stat
+
+PREFIX = "cpu/"
+
+
+def process_cpu() -> float:
+    """User + system CPU seconds of this process, all its threads."""
+    times = os.times()
+    return times.user + times.system
+
+
+def process_class(pid: int) -> str:
+    """chromium, driver (Playwright's node process) or other, from the command line."""
+    with contextlib.suppress(OSError):
+        command = (PROC / str(pid) / "cmdline").read_bytes()
+        name = command.split(b"\0", 1)[0].rsplit(b"/", 1)[-1]
+        if name.startswith(b"chrom") or b"--type=" in command:
+            return "chromium"
+        if name.startswith(b"node") or b"playwright" in command:
+            return "driver"
+    return "other"
+
+
+def tree_cpu(root: int | None = None) -> dict[str, float]:
+    """CPU seconds so far of `root` (default: this process) and every process below it, by
+    class: `trainer` (root's own time), `chromium`, `driver`, `other`; each process with its
+    exited, waited-for children (root's count as chromium: it reaps only browser helpers)."""
+    root = os.getpid() if root is None else root
+    totals = dict.fromkeys(("trainer", "chromium", "driver", "other"), 0.0)
+    for pid in [root, *descendants(root)]:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = proc_stat(pid)[1]
+            own = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+            reaped = (int(fields[13]) + int(fields[14])) / CLOCK_TICKS
+            if pid == root:
+                totals["trainer"] += own
+                totals["chromium"] += reaped
+            else:
+                totals[process_class(pid)] += own + reaped
+    return totals
+
+
+class RewardsCpu:
+    """The trainer's CPU at the start and end of one rewards call, and its scoring thread's."""
+
+    def __init__(self) -> None:
+        self.started = self.ended = None
+        self.scoring = 0.0
+
+    def start(self) -> None:
+        self.started, self.ended, self.scoring = process_cpu(), None, 0.0
+
+    def end(self) -> None:
+        self.ended = process_cpu()
+
+    @contextlib.contextmanager
+    def scoring_thread(self):
+        """Counts the CPU of the calling thread while inside (the scoring runs in one)."""
+        before = time.thread_time()
+        try:
+            yield
+        finally:
+            self.scoring += time.thread_time() - before
+
+
+class StepCpu(TrainerCallback):
+    """Logs each step's CPU-seconds by part (module docstring) to the active MLflow run.
+
+    A step's figures are logged when the next step starts (its logging is part of them), and
+    the last step's at the end of training.
+    """
+
+    def __init__(self, rewards: RewardsCpu) -> None:
+        self.rewards = rewards
+        self.marks: dict[str, float] = {}
+        self.tree: dict[str, float] | None = None
+        self.step: int | None = None
+
+    def on_step_begin(self, args, state, control, **kwargs):
+        now = self.close()
+        self.step, self.tree = state.global_step + 1, now or tree_cpu()
+        self.marks = {"begin": process_cpu()}
+
+    def on_optimizer_step(self, args, state, control, **kwargs):
+        self.marks["optimised"] = process_cpu()
+
+    def on_step_end(self, args, state, control, **kwargs):
+        self.marks["end"] = process_cpu()
+
+    def on_train_end(self, args, state, control, **kwargs):
+        self.close()
+
+    def close(self) -> dict[str, float] | None:
+        """Log the step under way (if any) up to now; the tree's CPU now, if it was read."""
+        if self.step is None or self.tree is None:
+            return None
+        now, marks = tree_cpu(), self.marks | {"next": process_cpu()}
+        metrics = split(marks, self.tree, now, self.rewards)
+        if mlflow.active_run() is not None:
+            mlflow.log_metrics({PREFIX + k: round(v, 4) for k, v in metrics.items()}, self.step)
+        self.step = self.tree = None
+        return now
+
+
+def split(
+    marks: dict[str, float], before: dict[str, float], after: dict[str, float], rewards: RewardsCpu
+) -> dict[str, float]:
+    """One step's parts from the trainer's marks (begin, optimised, end, next), the tree's CPU
+    at its start and end, and the rewards call's marks. A mark that never came (a step with no
+    rewards call or no optimiser step) gives its part 0 and leaves its time to the next part."""
+    by_process = {k: after[k] - before[k] for k in before}
+    started = rewards.started if rewards.started is not None else marks["begin"]
+    ended = rewards.ended if rewards.ended is not None else started
+    optimised = marks.get("optimised", ended)
+    end = marks.get("end", optimised)
+    rewards_call = max(0.0, ended - started)
+    parts = {
+        "generation_s": started - marks["begin"],
+        "render_s": by_process["chromium"] + by_process["driver"] + rewards_call - rewards.scoring,
+        "scoring_s": rewards.scoring,
+        "update_s": optimised - ended,
+        "after_update_s": end - optimised,
+        "logging_s": marks["next"] - end,
+        "other_s": by_process["other"],
+    }
+    total = sum(by_process.values())
+    rewards.started = rewards.ended = None
+    rewards.scoring = 0.0
+    return (
+        {"total_s": total}
+        | {k: max(0.0, v) for k, v in parts.items()}
+        | {f"{k}_s": v for k, v in by_process.items()}
+    )
