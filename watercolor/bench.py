@@ -38,10 +38,10 @@ a step. With `--jobs N` it also runs N overlapped jobs at once (`threads=1` each
 `hydra/launcher=local_parallel` does) and reports their combined steps per hour
 (`jobsN_throughput_ratio`: over one job alone). Sampling is seeded, but the runs' replies differ
 once their weights do. Every mode also reports `cpu_*`: a step's CPU-seconds over every process
-of the job (trainer, Chromium, Playwright's node driver) and its parts, from the `cpu/*` metrics
-each step logs (`watercolor/step_cpu.py`): generation, update (advantages, reference
-log-probs, loss, backward, optimiser, with TRL's bookkeeping between them), after_update,
-logging, render (Chromium + driver + the trainer driving them), scoring.
+of the job (trainer, Chromium, Playwright's node driver) and its parts, from the
+`step_cpu/*` metrics each step logs (`watercolor/step_cpu.py`): generation, update (advantages,
+reference log-probs, loss, backward, optimiser, with TRL's bookkeeping between them),
+after_update, logging, render (Chromium + driver + the trainer driving them), scoring.
 
 `remote` starts `--servers` local environment servers (`python -m watercolor.env.serve` on
 loopback ports, `--server-workers` pages each, at `--server-density`) and paints the samples'
@@ -305,7 +305,7 @@ def train_split(args: argparse.Namespace, overlap: bool, jobs: int = 1) -> dict:
         "prefetched": round(mean["rollouts/prefetched"], 3),  # share painted during generation
         "completion_tokens": round(mean["completions/mean_length"], 1),
         # CPU-seconds a step over every process of the job, by part (watercolor/step_cpu.py)
-        **{f"cpu_{part}": round(mean[f"cpu/{part}"], 2) for part in CPU_PARTS},
+        **{f"cpu_{part}": round(mean[f"step_cpu/{part}"], 2) for part in CPU_PARTS},
     }
 
 
@@ -333,7 +333,7 @@ def step_means(folder: str) -> dict[str, float]:
     (run,) = client.search_runs(client.get_experiment_by_name("watercolor").experiment_id)
     names = ("step_time", "rollouts/generation_s", "rollouts/reward_wall_s", "rollouts/render_s",
              "rollouts/prefetched", "completions/mean_length",
-             *(f"cpu/{part}" for part in CPU_PARTS))  # fmt: skip
+             *(f"step_cpu/{part}" for part in CPU_PARTS))  # fmt: skip
     return {
         name: statistics.fmean(later_steps(client, run.info.run_id, metric_name(name)))
         for name in names

@@ -2,18 +2,18 @@
 
     >>> clock = StepCpu(scorer)          # watercolor.train adds it (tracking.cpu_split)
     >>> GRPOTrainer(..., callbacks=[logger, clock]).train()
-    # each step logs cpu/total_s and its parts to the active MLflow run:
-    #   cpu/generation_s  the trainer process from the step's start to the rewards call
-    #   cpu/render_s      Chromium and Playwright's driver, plus the trainer's share of the
+    # each step logs step_cpu/total_s and its parts to the active MLflow run:
+    #   step_cpu/generation_s  the trainer process from the step's start to the rewards call
+    #   step_cpu/render_s      Chromium and Playwright's driver, plus the trainer's share of the
     #                     rewards call that is not scoring (it drives the browser)
-    #   cpu/scoring_s     the reward set's scoring thread (exact: that thread's own clock)
-    #   cpu/update_s      the trainer from the rewards' return to the optimiser's step:
+    #   step_cpu/scoring_s     the reward set's scoring thread (exact: that thread's own clock)
+    #   step_cpu/update_s      the trainer from the rewards' return to the optimiser's step:
     #                     advantages, reference log-probs, loss, backward, optimiser
-    #   cpu/after_update_s  the optimiser's step to the step's end (scheduler, zeroing grads)
-    #   cpu/logging_s     the step's end to the next step's start: metrics and rollouts to
+    #   step_cpu/after_update_s  the optimiser's step to the step's end (scheduler, zeroing grads)
+    #   step_cpu/logging_s     the step's end to the next step's start: metrics and rollouts to
     #                     MLflow (watercolor.mlflow_callback), transformers' log and save
-    #   cpu/other_s       the rest of the process tree (anything else the job started)
-    # and cpu/trainer_s, cpu/chromium_s, cpu/driver_s by process.
+    #   step_cpu/other_s       the rest of the process tree (anything else the job started)
+    # and step_cpu/trainer_s, step_cpu/chromium_s, step_cpu/driver_s by process.
 
 The job's process tree is read from /proc: each process's own user + system time plus that of
 its children which have exited and been waited for (so a renderer that died mid-step still
@@ -21,7 +21,7 @@ counts, with the process that reaped it). The trainer reaps orphaned Chromium he
 (`render.watchdog.adopt_orphans`), so its waited-for children count as Chromium. The trainer's
 windows are read with `os.times()` (all its threads) at the callback events and at the start
 and end of the rewards call. With `overlap_rendering`, renders start during generation and the
-trainer's share of driving them lands in `cpu/generation_s`; Chromium's own time is counted
+trainer's share of driving them lands in `step_cpu/generation_s`; Chromium's own time is counted
 wherever it falls.
 
 TRL times its blocks too (`profiling/Time taken: ...`, wall seconds), but logs them only to a
@@ -40,7 +40,7 @@ from transformers import TrainerCallback
 
 from watercolor.render.watchdog import CLOCK_TICKS, PROC, descendants, proc_stat
 
-PREFIX = "cpu/"
+PREFIX = "step_cpu/"  # sorts after reward and rollouts in the UI (watercolor.tracking)
 
 
 def process_cpu() -> float:

@@ -108,6 +108,6 @@ def test_each_step_is_logged_when_the_next_starts_and_the_last_at_the_end(tmp_pa
             clock.on_optimizer_step(None, State, None)
             clock.on_step_end(None, State, None)
         clock.on_train_end(None, State, None)
-    scoring = client.get_metric_history(run.info.run_id, "cpu/scoring_s")
+    scoring = client.get_metric_history(run.info.run_id, "step_cpu/scoring_s")
     assert [m.step for m in scoring] == [1, 2]
     assert all(0.15 <= m.value <= 0.4 for m in scoring), scoring

@@ -64,7 +64,7 @@ def test_smoke_run_trains_and_logs_everything(tmp_path):
     # (the smoke model's replies may all fail the gate in a step: then nothing is painted).
     steps, run_id = [], run.info.run_id
     for step in range(1, 4):
-        cpu = {k.removeprefix("cpu/"): m.value for k in metrics if k.startswith("cpu/")
+        cpu = {k.removeprefix("step_cpu/"): m.value for k in metrics if k.startswith("step_cpu/")
                for m in client.get_metric_history(run_id, k) if m.step == step}  # fmt: skip
         parts = ("generation_s", "render_s", "scoring_s", "update_s", "after_update_s",
                  "logging_s", "other_s")  # fmt: skip
