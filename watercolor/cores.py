@@ -18,8 +18,11 @@ source of that module is part of the embedded painter's fingerprint (its cache n
 `recipe_fingerprint`), which the three-reward study pre-registered (`tiny-9a930b0f9da3`),
 so editing it would rename and rebuild the default painter. Set-up passes this module's count
 to the build instead (`python -m watercolor.policy.tiny --threads N`). Another thread count
-changes the painter's weights by float rounding only (smoke scale, 1 vs 2 threads: 1.4e-5 at
-most; each count repeats bit for bit; `tests/policy/test_policy_tiny.py`).
+sums floats in another order (smoke scale, 1 vs 2 threads: 1.4e-5 at most; each count repeats
+bit for bit; `tests/policy/test_policy_tiny.py`), and the default's 300 SFT steps can carry
+that into a model that writes differently: the 2-thread build passes the gate on 82 % of
+replies, the study design's earlier build (its thread count unrecorded) 93 %; the likely
+cause, not shown (`experiments/2026-12-01_three_rewards_v2/`).
 """
 
 from __future__ import annotations
