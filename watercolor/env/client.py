@@ -73,6 +73,14 @@ class EpisodeMismatch(ValueError):
     """A server gates (or otherwise runs the task's episode) differently from the run."""
 
 
+class ServerTooOld(RuntimeError):
+    """A server from before `GET /task/episode`: it cannot say which episode it runs.
+
+    Not `Unreachable`: it is up and would answer, and skipping it for a while would only meet
+    the same 404 at every later turn, each reply it was asked for coming back without a verdict.
+    """
+
+
 @dataclass
 class Server:
     """One environment server as the painter sees it (its counters are for logs and tests)."""
@@ -100,8 +108,9 @@ class RemotePainter:
     rendering flags and `--set`). Given `episode` (the run's `task.episode` config, as training
     passes it), the painter asks each server for its own (`GET /task/episode`) before its first
     reply there and raises `EpisodeMismatch`, naming the keys that differ, when a server gates
-    differently: its verdicts would not be the run's. The returned Canvas is scored locally with
-    the run's reward set, like a local render.
+    differently: its verdicts would not be the run's, and `ServerTooOld` when the server has no
+    such endpoint (a version from before it): upgrade it. The returned Canvas is scored locally
+    with the run's reward set, like a local render.
 
     When a server fails, two cases differ:
     - It takes no reply (connection refused, capacity reached, reset failed): nothing ran, so
@@ -204,13 +213,23 @@ class RemotePainter:
                 await env.close()
 
     async def _check_episode(self, server: Server) -> None:
-        """EpisodeMismatch unless the server's task episode is this run's; Unreachable if it
-        does not answer (the reply then goes to the next server, as for any refusal)."""
+        """EpisodeMismatch unless the server's task episode is this run's; ServerTooOld if it
+        has no `/task/episode`; Unreachable if it does not answer (the reply then goes to the
+        next server, as for any refusal)."""
         try:
             async with httpx.AsyncClient(timeout=self.connect_timeout_s) as client:
                 answer = await client.get(f"{server.url}/task/episode")
-                answer.raise_for_status()
         except httpx.HTTPError as error:
+            raise Unreachable(str(error)) from error
+        if answer.status_code == 404:
+            raise ServerTooOld(
+                f"{server.url} is too old: it has no GET /task/episode (404), so it cannot show "
+                "that it gates as this run does; upgrade it (restart python -m "
+                "watercolor.env.serve from this version of watercolor)"
+            )
+        try:
+            answer.raise_for_status()
+        except httpx.HTTPStatusError as error:
             raise Unreachable(str(error)) from error
         if differ := differences(answer.json(), dict(self.episode)):
             details = "; ".join(f"{k}: server {a!r}, run {b!r}" for k, a, b in differ)
