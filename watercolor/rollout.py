@@ -1,6 +1,6 @@
 """Generation for GRPO that starts painting each reply the moment it is finished (opt-in).
 
-    >>> rollout = OverlappedRollout(scorer, overlap=True)
+    >>> rollout = OverlappedRollout(scorer)
     >>> GRPOTrainer(..., rollout_func=rollout)
 
 By default (`overlap_rendering=false`) TRL's GRPOTrainer generates on its own and this module
@@ -28,11 +28,10 @@ change them (tests/train/test_train_smoke.py trains with this path, so CI sees i
 must be conversational (the task's dataset is); TRL's multimodal and tool-calling prompt
 handling is not reproduced here.
 
-With `overlap=False` it generates the same way and prefetches nothing. Either way it records the
-generation wall time, which the scorer logs as `generation_s`.
+It also records the generation wall time, which the scorer logs as `generation_s`.
 
-Only for the `hf` sampler: with vLLM, generation happens outside this process (see
-`watercolor.train`).
+Only for the `hf` sampler: with vLLM, TRL generates on its own, and `watercolor.train` refuses
+`overlap_rendering=true` (`check_settings`).
 """
 
 from __future__ import annotations
@@ -84,8 +83,8 @@ class FinishedRows(StoppingCriteria):
 class OverlappedRollout:
     """A TRL `rollout_func`: transformers generation, each finished reply painted at once."""
 
-    def __init__(self, scorer: RolloutScorer, *, overlap: bool = True) -> None:
-        self.scorer, self.overlap = scorer, overlap
+    def __init__(self, scorer: RolloutScorer) -> None:
+        self.scorer = scorer
 
     def __call__(self, prompts: list, trainer) -> dict[str, list]:
         started = time.perf_counter()
@@ -98,8 +97,7 @@ class OverlappedRollout:
 
         def paint_now(row: int, ids: list[int]) -> None:
             # `ids` end at the row's first EOS: the reply's text as TRL will decode it
-            if self.overlap:
-                self.scorer.prefetch(tokenizer.decode(ids, skip_special_tokens=True))
+            self.scorer.prefetch(tokenizer.decode(ids, skip_special_tokens=True))
 
         watcher = FinishedRows(prompt_length, eos_ids, paint_now)
         with (

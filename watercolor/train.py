@@ -102,8 +102,23 @@ def close_painter(scorer: RolloutScorer, painter) -> None:
         asyncio.run_coroutine_threadsafe(painter.close(), loop).result(timeout=60)
 
 
+def check_settings(cfg: DictConfig) -> None:
+    """Refuse settings that cannot work together, before any model is loaded.
+
+    `overlap_rendering` paints each reply as `watercolor.rollout` generates it; with vLLM
+    (`trainer.use_vllm`) TRL generates outside that code, so the switch would do nothing.
+    """
+    if cfg.overlap_rendering and cfg.trainer.get("use_vllm"):
+        raise ValueError(
+            "overlap_rendering=true works only with sampler=hf: with vLLM (trainer.use_vllm) "
+            "TRL generates the batch itself, so no reply could be painted as it finishes; "
+            "drop overlap_rendering=true or use sampler=hf"
+        )
+
+
 @hydra.main(version_base="1.3", config_path="../conf", config_name="train")
 def main(cfg: DictConfig) -> float:
+    check_settings(cfg)
     run_dir = Path(HydraConfig.get().runtime.output_dir)
     if reason := skip_reason(cfg.study, cfg.seed, HydraConfig.get().runtime.choices.reward):
         print(f"study: not training: {reason}", flush=True)
@@ -128,8 +143,7 @@ def main(cfg: DictConfig) -> float:
     callbacks += [StepCpu(rewards_cpu)] if rewards_cpu else []
     reward_funcs, reward_weights = scorer.reward_functions()
     # TRL generates; with overlap_rendering (hf sampler only) we do, painting as replies end.
-    overlap = cfg.overlap_rendering and not cfg.trainer.get("use_vllm")
-    rollout = OverlappedRollout(scorer) if overlap else None
+    rollout = OverlappedRollout(scorer) if cfg.overlap_rendering else None
     args = GRPOConfig(
         **trainer_kwargs,
         output_dir=str(run_dir),

@@ -17,6 +17,7 @@ from trl import GRPOConfig
 
 from watercolor.config import CONF_DIR, compose_train
 from watercolor.policy.tiny import SMOKE
+from watercolor.train import check_settings
 
 GROUPS = ["task", "model", "reward", "trainer", "sampler", "renderer", "experiment", "debug"]
 OPTIONS = [
@@ -48,6 +49,7 @@ def test_option_composes(group, option):
     instantiate(cfg.reward)
     instantiate(cfg.renderer)
     instantiate(cfg.task.episode)
+    check_settings(cfg)
 
 
 def test_anchor_recipe_is_in_the_big_model_config():
@@ -130,6 +132,7 @@ def test_experiment_composes_at_smoke_scale(experiment):
     assert cfg.trainer.max_steps == 3 and cfg.hydra.runtime.choices.model == "tiny_smoke"
     for node in (cfg.reward, cfg.renderer, cfg.task.episode, *cfg.hydra.callbacks.values()):
         instantiate(node)
+    check_settings(cfg)
 
 
 def test_reweighting_from_the_command_line():
@@ -180,3 +183,13 @@ def test_remote_rendering_is_told_the_episode_its_servers_must_run():
     assert isinstance(painter, RemotePainter)
     assert painter.episode == OmegaConf.to_container(cfg.task.episode, resolve=True)
     assert painter.episode["rules"]["max_chars"] == 900
+
+
+@pytest.mark.parametrize("sampler", ["vllm_colocate", "vllm_server"])
+def test_overlapped_rendering_with_vllm_is_refused_not_ignored(sampler):
+    # vLLM generates outside watercolor/rollout.py, so the switch could only be ignored.
+    cfg = compose_train([f"sampler={sampler}", "overlap_rendering=true"])
+    with pytest.raises(ValueError, match=r"overlap_rendering=true works only with sampler=hf"):
+        check_settings(cfg)
+    check_settings(compose_train([f"sampler={sampler}"]))
+    check_settings(compose_train(["sampler=hf", "overlap_rendering=true"]))
