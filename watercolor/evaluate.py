@@ -398,13 +398,19 @@ def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:
     params = flatten(plain) | {"model_path": model_path}
     with mlflow_run(
         cfg.tracking.uri, cfg.tracking.experiment, params=params, tags=tags, run_dir=out_dir,
-        artifact_root=cfg.tracking.artifacts, run_name=f"evaluate-{out_dir.name}",
+        artifact_root=cfg.tracking.artifacts, run_name=evaluation_run_name(cfg, out_dir),
     ):  # fmt: skip
         mlflow.log_metrics({k: v for k, v in summary.items() if v == v})  # NaN: not logged
         mlflow.log_artifacts(str(out_dir))
     print(pd.Series(summary).to_string(float_format="%.3f"))
     print(f"written to {out_dir}")
     return summary
+
+
+def evaluation_run_name(cfg: DictConfig, out_dir: Path) -> str:
+    """How the MLflow UI lists the evaluation: `run_name` when set (a study names each after
+    the run it evaluates), else after its output dir (a timestamp for a plain run)."""
+    return cfg.run_name or f"evaluate-{out_dir.name}"
 
 
 if __name__ == "__main__":

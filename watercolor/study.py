@@ -19,7 +19,8 @@ which it will run (at most `study.max_jobs`, lowest seeds first) and which it le
 part, and writes that plan into the sweep dir; a job that is not to run returns at once
 (`skip_reason`). A job cut off mid-run (the machine went away) left no records, so the next
 part runs it again from its start. `on_job_end` evaluates the job's final model with
-`watercolor.evaluate` into `<job dir>/evaluation` and writes the job's records
+`watercolor.evaluate` into `<job dir>/evaluation` (an MLflow run named `evaluate-<the training
+run's name>`; the untrained model's is `evaluate-untrained`) and writes the job's records
 (`watercolor.records`: metric history, rollouts, the evaluation's per-sample table, the
 resolved config, the commit and config hash). `on_multirun_end` evaluates the untrained model
 once per study (the matrix's baseline row; the sweep's own model, renderer and task choices)
@@ -199,7 +200,8 @@ class Study(Callback):
         try:
             job_dir = Path(hydra_node.runtime.output_dir)
             overrides = [f"checkpoint={job_dir}", *shared_overrides(hydra_node)]
-            self.evaluate(config, overrides, job_dir / "evaluation", sweep_dir)
+            name = f"evaluate-{trained_run_name(config, job_dir)}"
+            self.evaluate(config, overrides, job_dir / "evaluation", sweep_dir, name)
             if config.study.records is not None:
                 export_job(config, job_dir, config.study.records)
         except Exception:
@@ -229,7 +231,8 @@ class Study(Callback):
             log.info("study: the untrained model's evaluation is recorded already")
             return
         out_dir = sweep_dir / "untrained_evaluation"
-        self.evaluate(config, shared_overrides(config.hydra), out_dir, sweep_dir)
+        name = f"evaluate-{UNTRAINED_KEY}"
+        self.evaluate(config, shared_overrides(config.hydra), out_dir, sweep_dir, name)
         if records_dir is not None:
             client = mlflow.MlflowClient(tracking_uri(config.tracking.uri))
             evaluation = client.get_run((out_dir / RUN_ID_FILE).read_text().strip())
@@ -246,9 +249,15 @@ class Study(Callback):
         compare.main([*source, "--out", str(sweep_dir / "compare")])
 
     def evaluate(
-        self, config: DictConfig, overrides: list[str], out_dir: Path, sweep_dir: str | Path
+        self,
+        config: DictConfig,
+        overrides: list[str],
+        out_dir: Path,
+        sweep_dir: str | Path,
+        run_name: str,
     ) -> None:
-        """`watercolor.evaluate` with the study's settings into `out_dir`, tagged with its study."""
+        """`watercolor.evaluate` with the study's settings into `out_dir`, tagged with its study
+        and named `run_name` (in MLflow's UI; else every one would be "evaluate-evaluation")."""
         from watercolor import evaluate  # torch: in the job's process, not at Hydra's start
 
         study = study_id(config.study.records, sweep_dir)
@@ -260,10 +269,17 @@ class Study(Callback):
             f"tracking.artifacts={config.tracking.artifacts}",
             f"paths.cache={config.paths.cache}",
             f"+tags.study={json.dumps(study)}",
+            f"run_name={json.dumps(run_name)}",  # quoted: a training run's name has spaces
             *([f"rewards=[{','.join(self.rewards)}]"] if self.rewards is not None else []),
         ]  # fmt: skip
         log.info("study: evaluating into %s", out_dir)
         evaluate.run(compose_config("evaluate", overrides), out_dir)
+
+
+def trained_run_name(config: DictConfig, job_dir: Path) -> str:
+    """The MLflow name of the training run a job logged (e.g. "gated seed 0 2026-12-01 ...")."""
+    client = mlflow.MlflowClient(tracking_uri(config.tracking.uri))
+    return client.get_run((job_dir / RUN_ID_FILE).read_text().strip()).info.run_name
 
 
 def export_job(config: DictConfig, job_dir: Path, records_dir: str | Path) -> Path:

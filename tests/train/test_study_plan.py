@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 from hydra.core.hydra_config import HydraConfig
+from hydra.core.utils import JobReturn, JobStatus
 from omegaconf import open_dict
 
 from watercolor import study
 from watercolor.config import compose_config
-from watercolor.tracking import PrepareStore
+from watercolor.tracking import PrepareStore, mlflow_run, run_name
 
 
 def sweep_config(*overrides: str):
@@ -99,3 +100,34 @@ def test_a_job_finds_its_sweep_dir_from_its_output_dir_not_from_now(tmp_path):
         cfg.hydra.runtime.output_dir = str(tmp_path / "sweep" / "seed_0" / "coarse")
     HydraConfig.instance().set_config(cfg)
     assert study.job_sweep_dir(cfg.hydra) == tmp_path / "sweep"
+
+
+def test_each_evaluation_is_named_after_the_run_it_evaluates(tmp_path, monkeypatch):
+    # MLflow's UI listed every evaluation a study started as "evaluate-evaluation" (its dir).
+    # The study's hooks run for real on a real store; only the evaluation itself (a model
+    # sampled, Chromium painting: tests/analysis/test_evaluate.py) is replaced by a note of
+    # the config and folder it was given.
+    from watercolor import evaluate
+
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)  # a user's store would win
+    uri = f"sqlite:///{tmp_path}/mlflow.db"
+    cfg = compose_config("train", ["reward=gated", f"tracking.uri={uri}",
+                                   f"tracking.artifacts={tmp_path}/art"],
+                         return_hydra_config=True)  # fmt: skip
+    job_dir = tmp_path / "sweep" / "0"
+    with open_dict(cfg):
+        cfg.hydra.sweep.dir, cfg.hydra.sweep.subdir = str(tmp_path / "sweep"), "0"
+        cfg.hydra.runtime.output_dir = str(job_dir)
+    HydraConfig.instance().set_config(cfg)
+    trained = run_name("gated", 0)
+    with mlflow_run(uri, "watercolor", params={}, tags={}, run_dir=job_dir, run_name=trained,
+                    artifact_root=f"{tmp_path}/art"):  # fmt: skip
+        pass
+    given = []
+    monkeypatch.setattr(evaluate, "run", lambda config, out_dir: given.append((config, out_dir)))
+    done = JobReturn(cfg=cfg, hydra_cfg=cfg, status=JobStatus.COMPLETED, _return_value=0.0)
+    study.Study().on_job_end(cfg, done)
+    study.Study().untrained(cfg, tmp_path / "sweep", records_dir=None)
+    names = [evaluate.evaluation_run_name(config, out_dir) for config, out_dir in given]
+    assert names == [f"evaluate-{trained}", "evaluate-untrained"]
+    assert [out_dir.name for _, out_dir in given] == ["evaluation", "untrained_evaluation"]
