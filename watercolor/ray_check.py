@@ -7,18 +7,26 @@
 With `hydra/launcher=ray_cluster`, Hydra's Ray launcher calls `ray.init(address=...)`; when no
 cluster answers at that address, ray 2.60 retries without end, logging only "Failed to connect
 to GCS". This callback tries a TCP connection to the head first and stops the sweep (exit
-status 1) with a message that names the address and how to set it. It does nothing for other
-launchers, for `address: auto` without $RAY_ADDRESS (Ray itself then says "Could not find any
-running Ray instance") and for `address: null` (the launcher starts a Ray of its own).
+status 1) with a message that names the address and how to set it.
+
+Then it joins the cluster for a moment and compares what each job asks for
+(`hydra.launcher.ray.remote`: `num_cpus`, `num_gpus`, `memory`, `resources`) with what its
+nodes have. A task that no node can hold stays pending in Ray without an error, so the sweep
+would wait forever; instead it stops with a message naming both.
+
+It does nothing for other launchers, for `address: auto` without $RAY_ADDRESS (Ray itself then
+says "Could not find any running Ray instance") and for `address: null` (the launcher starts a
+Ray of its own, sized to this machine).
 """
 
 from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Mapping, Sequence
 
 from hydra.experimental.callback import Callback
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 
 
 def cluster_address(launcher: DictConfig) -> str | None:
@@ -47,14 +55,58 @@ def check_reachable(address: str, timeout_s: float = 5.0) -> None:
         ) from None
 
 
+def job_asks(launcher: DictConfig) -> dict[str, float]:
+    """What each job's Ray task asks for, in Ray's resource names (`CPU`, `GPU`, `memory`, and
+    custom ones); Ray's defaults for a task where the launcher sets nothing (1 CPU, no GPU)."""
+    remote = OmegaConf.to_container(launcher.ray.get("remote") or {}, resolve=True)
+    asks = {"CPU": remote.get("num_cpus", 1), "GPU": remote.get("num_gpus", 0),
+            "memory": remote.get("memory")} | dict(remote.get("resources") or {})  # fmt: skip
+    return {name: float(amount) for name, amount in asks.items() if amount}
+
+
+def shortfall(asks: Mapping[str, float], nodes: Sequence[Mapping[str, float]]) -> str | None:
+    """None when one node has everything a job asks for (a task runs on one node); else what
+    is asked and what the nodes have."""
+    if any(all(node.get(name, 0) >= amount for name, amount in asks.items()) for node in nodes):
+        return None
+
+    def shown(resources: Mapping[str, float]) -> str:
+        return ", ".join(f"{name}={resources.get(name, 0):g}" for name in asks)
+
+    have = "; ".join(shown(node) for node in nodes) or "no live node"
+    return f"each job asks Ray for {shown(asks)}, but no node has that (nodes: {have})"
+
+
+def cluster_nodes(address: str) -> list[dict[str, float]]:
+    """The resources of each live node of the cluster at `address` (joined, then left)."""
+    import ray  # only with the ray extra, and only for a Ray sweep
+
+    ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+    try:
+        return [dict(node["Resources"]) for node in ray.nodes() if node["Alive"]]
+    finally:
+        ray.shutdown()  # the launcher joins again with its own settings
+
+
 class RayClusterReachable(Callback):
-    """Hydra callback: check the Ray head answers before a sweep's jobs are submitted."""
+    """Hydra callback: before a sweep's jobs are submitted, check the Ray head answers and
+    that one of its nodes can hold a job."""
 
     def on_multirun_start(self, config: DictConfig, **kwargs: object) -> None:
-        if address := cluster_address(config.hydra.launcher):
-            try:
-                check_reachable(address)
-            except ConnectionError as error:
-                # Hydra turns a callback's exceptions into warnings and carries on (into Ray's
-                # retries); SystemExit is not an Exception, so the sweep stops here.
-                raise SystemExit(f"Error: {error}") from None
+        launcher = config.hydra.launcher
+        if not (address := cluster_address(launcher)):
+            return
+        # Hydra turns a callback's exceptions into warnings and carries on (into Ray's retries,
+        # or jobs pending for ever); SystemExit is not an Exception, so the sweep stops here.
+        try:
+            check_reachable(address)
+        except ConnectionError as error:
+            raise SystemExit(f"Error: {error}") from None
+        nodes = cluster_nodes(launcher.ray.init.address)  # as the launcher will join it
+        if problem := shortfall(job_asks(launcher), nodes):
+            raise SystemExit(
+                f"Error: the Ray cluster at {address!r} cannot run this sweep: {problem}. "
+                "Its jobs would wait for ever. Set hydra.launcher.ray.remote.num_cpus / "
+                "num_gpus (and memory, resources) to what one job needs (the tiny default: "
+                "num_gpus=0 num_cpus=1), or add a node that has it."
+            )

@@ -112,3 +112,18 @@ def test_three_reward_sweep_runs_as_ray_tasks_and_compares(tmp_path, ray_head, m
     assert "final/reward/total" in table and (table["steps"] == 1).all()
     assert (tmp_path / "compare" / "curves.png").is_file()
     assert "grid.png" in (tmp_path / "compare" / "gallery.html").read_text()
+
+
+def test_a_sweep_no_node_can_hold_stops_at_once_and_says_why(tmp_path, ray_head):
+    # The launcher's default asks each job for a GPU and 8 CPUs; this cluster has 3 CPUs and no
+    # GPU, so Ray would leave the jobs pending for ever without an error.
+    address = f"hydra.launcher.ray.init.address={ray_head}"
+    command = train_command(tmp_path, "hydra/launcher=ray_cluster", address, multirun=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("MLFLOW_TRACKING_URI", "RAY_ADDRESS")}
+    result = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True,
+                            timeout=300)  # fmt: skip
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output[-4000:]
+    asked = "each job asks Ray for CPU=8, GPU=1, but no node has that (nodes: CPU=3, GPU=0)"
+    assert asked in output
+    assert "Ray Launcher is launching" not in output  # nothing was submitted
