@@ -14,6 +14,10 @@ Then it joins the cluster for a moment and compares what each job asks for
 nodes have. A task that no node can hold stays pending in Ray without an error, so the sweep
 would wait forever; instead it stops with a message naming both.
 
+A cluster without authentication runs code for anyone who can reach its port, so when the
+sweep joins one without a token (Ray 2.60's token authentication: `RAY_AUTH_MODE=token`, off
+by default for `ray start`) it warns, and says how to turn it on.
+
 It does nothing for other launchers, for `address: auto` without $RAY_ADDRESS (Ray itself then
 says "Could not find any running Ray instance") and for `address: null` (the launcher starts a
 Ray of its own, sized to this machine).
@@ -23,7 +27,9 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, OmegaConf
@@ -77,6 +83,27 @@ def shortfall(asks: Mapping[str, float], nodes: Sequence[Mapping[str, float]]) -
     return f"each job asks Ray for {shown(asks)}, but no node has that (nodes: {have})"
 
 
+def joins_with_token() -> bool:
+    """Whether Ray here joins a cluster with a token: `RAY_AUTH_MODE=token`, or the mode unset
+    and a token in `RAY_AUTH_TOKEN`, `RAY_AUTH_TOKEN_PATH` or `~/.ray/auth_token` (Ray then
+    turns token authentication on by itself; docs.ray.io, ray-security/token-auth)."""
+    mode = os.environ.get("RAY_AUTH_MODE")
+    if mode is not None:
+        return mode.strip().lower() == "token"
+    token_file = Path.home() / ".ray" / "auth_token"
+    return bool(os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
+                or token_file.is_file())  # fmt: skip
+
+
+NO_TOKEN_WARNING = (
+    "Warning: this sweep joined the Ray cluster at {address!r} without a token, so the cluster "
+    "has no authentication: anyone who can reach its port can run code on it. Start every node "
+    "with RAY_AUTH_MODE=token and one token (`ray get-auth-token --generate`; "
+    "RAY_AUTH_TOKEN_PATH=<file> on other machines), and on a single machine bind the head to "
+    "loopback (`ray start --head --node-ip-address=127.0.0.1`)."
+)
+
+
 def cluster_nodes(address: str) -> list[dict[str, float]]:
     """The resources of each live node of the cluster at `address` (joined, then left)."""
     import ray  # only with the ray extra, and only for a Ray sweep
@@ -103,6 +130,8 @@ class RayClusterReachable(Callback):
         except ConnectionError as error:
             raise SystemExit(f"Error: {error}") from None
         nodes = cluster_nodes(launcher.ray.init.address)  # as the launcher will join it
+        if not joins_with_token():  # and the join succeeded: the cluster asks for none
+            print(NO_TOKEN_WARNING.format(address=address), file=sys.stderr, flush=True)
         if problem := shortfall(job_asks(launcher), nodes):
             raise SystemExit(
                 f"Error: the Ray cluster at {address!r} cannot run this sweep: {problem}. "

@@ -5,11 +5,17 @@ ended by that group when the test is done); `python -m watercolor.train --multir
 hydra/launcher=ray_cluster` submits the three smoke jobs (coarse, fine_grained, gated) to it
 through Hydra's Ray launcher; each must finish as its own MLflow run, and `compare` lays them
 side by side. All three jobs at once (a CPU each), one short GRPO step each.
+
+The head runs as the README's Ray section says: on loopback, with Ray's token authentication
+(`RAY_AUTH_MODE=token`, one token for the head and the sweep). A second head without
+authentication checks that the sweep warns when it joins one, and stops when no node can hold
+a job.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -48,9 +54,38 @@ def stop_group(process: subprocess.Popen) -> None:
             continue
 
 
+def ray_env(auth: dict[str, str]) -> dict[str, str]:
+    """This process's environment for Ray and the sweep, with `auth`'s variables."""
+    # Ray's workers inherit the head's environment: not a tracking URI that an earlier test's
+    # mlflow.set_tracking_uri left in os.environ (it sets the variable), which would win over the
+    # jobs' tracking.uri and send their runs to that test's store.
+    drop = ("MLFLOW_TRACKING_URI", "RAY_ADDRESS", "RAY_AUTH_MODE", "RAY_AUTH_TOKEN",
+            "RAY_AUTH_TOKEN_PATH")  # fmt: skip
+    return {k: v for k, v in os.environ.items() if k not in drop} | auth
+
+
 @pytest.fixture
-def ray_head(tmp_path) -> Iterator[str]:
-    """`host:port` of a one-node Ray cluster on loopback with 3 CPUs (one per job)."""
+def token_auth(tmp_path) -> dict[str, str]:
+    """Ray's token authentication, as the README starts a cluster: one token in a file."""
+    token = tmp_path / "ray_token"
+    token.write_text(secrets.token_hex(32))
+    return {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN_PATH": str(token)}
+
+
+@pytest.fixture
+def ray_head(tmp_path, token_auth) -> Iterator[str]:
+    """`host:port` of a one-node Ray cluster on loopback with 3 CPUs (one per job), with
+    token authentication."""
+    yield from start_head(tmp_path, token_auth)
+
+
+@pytest.fixture
+def open_ray_head(tmp_path) -> Iterator[str]:
+    """The same cluster with no authentication."""
+    yield from start_head(tmp_path, {"RAY_AUTH_MODE": "disabled"})
+
+
+def start_head(tmp_path: Path, auth: dict[str, str]) -> Iterator[str]:
     port = free_port()
     # Short: Ray's unix sockets live under it (a path may not exceed 107 bytes).
     temp_dir = tempfile.mkdtemp(prefix="ray-")
@@ -60,12 +95,8 @@ def ray_head(tmp_path) -> Iterator[str]:
         f"--port={port}", "--node-ip-address=127.0.0.1", "--num-cpus=3", "--num-gpus=0",
         "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={temp_dir}",
     ]  # fmt: skip
-    # Ray's workers inherit the head's environment: not a tracking URI that an earlier test's
-    # mlflow.set_tracking_uri left in os.environ (it sets the variable), which would win over the
-    # jobs' tracking.uri and send their runs to that test's store.
-    env = {k: v for k, v in os.environ.items() if k not in ("MLFLOW_TRACKING_URI", "RAY_ADDRESS")}
     with log.open("w") as out:
-        head = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env,
+        head = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=ray_env(auth),
                                 start_new_session=True)  # fmt: skip
     try:
         deadline = time.monotonic() + 120
@@ -79,7 +110,9 @@ def ray_head(tmp_path) -> Iterator[str]:
         subprocess.run(["rm", "-rf", temp_dir], check=False)
 
 
-def test_three_reward_sweep_runs_as_ray_tasks_and_compares(tmp_path, ray_head, monkeypatch):
+def test_three_reward_sweep_runs_as_ray_tasks_and_compares(
+    tmp_path, ray_head, token_auth, monkeypatch
+):
     command = train_command(
         tmp_path, "hydra/launcher=ray_cluster", f"hydra.launcher.ray.init.address={ray_head}",
         "hydra.launcher.ray.remote.num_gpus=0", "hydra.launcher.ray.remote.num_cpus=1",
@@ -88,11 +121,11 @@ def test_three_reward_sweep_runs_as_ray_tasks_and_compares(tmp_path, ray_head, m
         "trainer.num_generations=2", "trainer.per_device_train_batch_size=2",
         "trainer.max_completion_length=128", multirun=True,
     )  # fmt: skip
-    env = {k: v for k, v in os.environ.items() if k not in ("MLFLOW_TRACKING_URI", "RAY_ADDRESS")}
-    result = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True,
-                            timeout=600)  # fmt: skip
+    result = subprocess.run(command, cwd=REPO, env=ray_env(token_auth), capture_output=True,
+                            text=True, timeout=600)  # fmt: skip
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-4000:]
+    assert "without a token" not in output  # the cluster has authentication
     assert "Ray Launcher is launching 3 jobs" in output
     assert "(_run_job pid=" in output  # the jobs' output came back from Ray workers
 
@@ -114,16 +147,17 @@ def test_three_reward_sweep_runs_as_ray_tasks_and_compares(tmp_path, ray_head, m
     assert "grid.png" in (tmp_path / "compare" / "gallery.html").read_text()
 
 
-def test_a_sweep_no_node_can_hold_stops_at_once_and_says_why(tmp_path, ray_head):
+def test_a_sweep_no_node_can_hold_stops_at_once_and_says_why(tmp_path, open_ray_head):
     # The launcher's default asks each job for a GPU and 8 CPUs; this cluster has 3 CPUs and no
     # GPU, so Ray would leave the jobs pending for ever without an error.
-    address = f"hydra.launcher.ray.init.address={ray_head}"
+    address = f"hydra.launcher.ray.init.address={open_ray_head}"
     command = train_command(tmp_path, "hydra/launcher=ray_cluster", address, multirun=True)
-    env = {k: v for k, v in os.environ.items() if k not in ("MLFLOW_TRACKING_URI", "RAY_ADDRESS")}
+    env = ray_env({"RAY_AUTH_MODE": "disabled"})
     result = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True,
                             timeout=300)  # fmt: skip
     output = result.stdout + result.stderr
     assert result.returncode != 0, output[-4000:]
+    assert f"joined the Ray cluster at '{open_ray_head}' without a token" in output
     asked = "each job asks Ray for CPU=8, GPU=1, but no node has that (nodes: CPU=3, GPU=0)"
     assert asked in output
     assert "Ray Launcher is launching" not in output  # nothing was submitted
