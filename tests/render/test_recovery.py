@@ -13,7 +13,13 @@ from render_sketches import SIZE, TIME_LIMIT_S, WATERCOLOUR, sketch, within_tole
 from watercolor.canvas import Status
 from watercolor.render import RenderConfig, RenderPool
 from watercolor.render import page as page_module
-from watercolor.render.watchdog import adopted_browser_processes
+from watercolor.render.watchdog import (
+    CpuMeter,
+    adopted_browser_processes,
+    descendants,
+    is_renderer,
+    reap_browser_zombies,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -152,3 +158,25 @@ async def test_browsers_closed_or_killed_leave_no_zombies():
     # Every one of them reaped (other pools' live helpers may still be ours: not zombies).
     assert [pid for pid, state in adopted_browser_processes() if state == "Z"] == []
     assert orphaned_zombies() - before == set()
+
+
+async def test_a_renderer_killed_mid_sketch_keeps_the_cpu_it_spent():
+    # The meter a sketch's time limit reads: a process of the browser that dies mid-sketch
+    # (here the renderer running a busy sketch) once dropped out of the sum, and the figure fell.
+    async with RenderPool(RenderConfig(size=SIZE, workers=1)) as own:
+        assert (await own.render(FLAT)).status == Status.OK
+        root = own.browser_pid()
+        meter = CpuMeter([root, *descendants(root)])
+        busy = asyncio.ensure_future(own.render(BUSY))
+        deadline = time.monotonic() + 10
+        while meter() < 0.5:  # the busy sketch has spent half a CPU-second
+            assert time.monotonic() < deadline, meter()
+            await asyncio.sleep(0.05)
+        spent = meter()
+        for pid in [p for p in descendants(root) if is_renderer(p)]:
+            os.kill(pid, signal.SIGKILL)
+        await busy  # run again on a fresh page (the pool's own recovery)
+        for _ in range(50):  # until the killed renderers are gone from /proc
+            reap_browser_zombies()
+            await asyncio.sleep(0.1)
+        assert meter() >= spent

@@ -93,10 +93,10 @@ from watercolor.render.browser import launch
 from watercolor.render.page import BrowserGone, HarnessBroken, WarmPage
 from watercolor.render.watchdog import (
     PROC,
+    CpuMeter,
     MemoryWatchdog,
     adopt_orphans,
     adopted_browser_processes,
-    cpu_seconds,
     descendants,
     find_process,
     reap_browser_zombies,
@@ -267,12 +267,10 @@ class BrowserLane:
         return self._pid if self._browser is not None else None
 
     def _cpu_meter(self) -> Callable[[], float] | None:
-        """CPU seconds the browser's processes spend from now on (None without /proc)."""
+        """CPU seconds the browser's processes spend from now on (None without /proc); one
+        that exits mid-sketch keeps what it had spent."""
         pids = self._processes()
-        if not pids:
-            return None
-        start = cpu_seconds(pids)
-        return lambda: cpu_seconds(pids) - start
+        return CpuMeter(pids) if pids else None
 
     async def render(self, sketch: str, seed: int = 0) -> Canvas:
         """Run one sketch (raw JS) and return its Canvas. Never raises for a bad sketch.

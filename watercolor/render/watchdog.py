@@ -78,6 +78,35 @@ def cpu_seconds(pids: Iterable[int]) -> float:
     return total / CLOCK_TICKS
 
 
+class CpuMeter:
+    """CPU seconds the processes `pids` spent since the meter was made (call it to read).
+
+    A process that exits keeps its last reading, so its time is not lost (a renderer that dies
+    mid-sketch once made the figure drop); a pid taken by a new process (its start time
+    differs) is not read again.
+    """
+
+    def __init__(self, pids: Iterable[int]) -> None:
+        self.readings: dict[int, tuple[str, float]] = {}  # pid -> (start time, CPU seconds)
+        for pid in pids:
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                self.readings[pid] = _start_and_cpu(pid)
+        self.start = sum(cpu for _, cpu in self.readings.values())
+
+    def __call__(self) -> float:
+        for pid, (started, _) in self.readings.items():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                now_started, cpu = _start_and_cpu(pid)
+                if now_started == started:
+                    self.readings[pid] = (started, cpu)
+        return sum(cpu for _, cpu in self.readings.values()) - self.start
+
+
+def _start_and_cpu(pid: int) -> tuple[str, float]:
+    fields = proc_stat(pid)[1]
+    return fields[19], (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
 def adopted_browser_processes() -> list[tuple[int, str]]:
     """(pid, state) of the Chromium processes whose parent is this process."""
     me, found = os.getpid(), []
