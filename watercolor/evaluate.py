@@ -137,10 +137,11 @@ def generate_samples(
 ) -> list[Sample]:
     """`samples` replies per prompt with `model.generate` (sampling, seeded per prompt).
 
+    `generation`: `generate` settings (`sampling_settings` fills in the completion limit).
     `threads`: torch threads (None: the cores not already busy; see `torch_threads`).
     `conversation`: the task's prompt -> chat messages (None: the configured task's, conf/task).
     """
-    settings = {"do_sample": True, "max_new_tokens": 384, **(generation or {})}
+    settings = sampling_settings(generation)
     conversation = conversation or configured("task.conversation")
     replies = []
     with torch_threads(threads):
@@ -149,6 +150,15 @@ def generate_samples(
             replies += _prompt_replies(model, tokenizer, i, prompt, messages, samples, seed,
                                        settings, chat_template_kwargs or {})  # fmt: skip
     return replies
+
+
+def sampling_settings(generation: Mapping | None) -> dict:
+    """`generate` settings: sampling, with `generation` over it; without a `max_new_tokens`
+    there, the configured one (conf/evaluate.yaml's: the trainer's `max_completion_length`)."""
+    if generation is None or "max_new_tokens" not in generation:
+        limit = config.compose_config("evaluate").generation.max_new_tokens
+        generation = {"max_new_tokens": limit, **(generation or {})}
+    return {"do_sample": True, **generation}
 
 
 def configured(key: str):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from watercolor.evaluate import configured, generate_samples
+from watercolor.config import compose_train
+from watercolor.evaluate import configured, generate_samples, sampling_settings
 from watercolor.policy.loading import load_policy
 from watercolor.policy.tiny import SMOKE, ensure_tiny_model
 
@@ -28,3 +29,13 @@ def test_without_hydra_the_defaults_are_the_configured_ones():
     assert configured("renderer").pixel_density == 0.5  # conf/renderer, not RenderConfig's 1.0
     messages = configured("task.conversation")("paint a red koi")
     assert messages[0]["role"] == "system" and messages[-1]["content"] == "paint a red koi"
+
+
+def test_without_a_completion_limit_sampling_stops_where_training_does():
+    limit = compose_train().trainer.max_completion_length  # conf/trainer, the one source
+    assert sampling_settings(None) == {"do_sample": True, "max_new_tokens": limit}
+    assert sampling_settings({"temperature": 0.5})["max_new_tokens"] == limit
+    assert sampling_settings({"max_new_tokens": 7, "do_sample": False}) == {
+        "do_sample": False,
+        "max_new_tokens": 7,
+    }
