@@ -14,15 +14,21 @@ CACHE = Path(__file__).resolve().parents[2] / "outputs" / "cache"
 
 def test_the_prompt_messages_are_the_tasks():
     model, tokenizer = load_policy(ensure_tiny_model(SMOKE, CACHE, progress=False))
-    asked = []
+    templated = []
+    apply_chat_template = tokenizer.apply_chat_template
+
+    def noted(messages, **kwargs):  # the real template, noting what it was given
+        templated.append(messages)
+        return apply_chat_template(messages, **kwargs)
+
+    tokenizer.apply_chat_template = noted
 
     def conversation(prompt: str) -> list[dict]:  # another task's: no system prompt
-        asked.append(prompt)
-        return [{"role": "user", "content": prompt}]
+        return [{"role": "user", "content": f"task: {prompt}"}]
 
     generate_samples(model, tokenizer, ["draw a kite"], samples=1, progress=False,
                      generation={"max_new_tokens": 2}, conversation=conversation)  # fmt: skip
-    assert asked == ["draw a kite"]
+    assert templated == [[{"role": "user", "content": "task: draw a kite"}]]
 
 
 def test_without_hydra_the_defaults_are_the_configured_ones():
