@@ -161,6 +161,16 @@ def sampling_settings(generation: Mapping | None) -> dict:
     return {"do_sample": True, **generation}
 
 
+def training_sampling(train: DictConfig) -> tuple[dict, dict | None]:
+    """`generation` and `chat_template_kwargs` of conf/evaluate.yaml read against a composed
+    training config (its trainer group): how that training samples, for `generate_samples`."""
+    own = OmegaConf.to_container(config.compose_config("evaluate"), resolve=False)
+    keys = ("generation", "chat_template_kwargs")
+    node = OmegaConf.create({"trainer": OmegaConf.to_container(train.trainer, resolve=True)}
+                            | {key: own[key] for key in keys})  # fmt: skip
+    return tuple(OmegaConf.to_container(node, resolve=True)[key] for key in keys)
+
+
 def configured(key: str):
     """A part of conf/evaluate.yaml (`task.conversation`, `task.episode`, `renderer`), built:
     what a caller without Hydra gets by default, so it samples and paints as training does."""

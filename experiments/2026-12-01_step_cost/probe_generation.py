@@ -13,15 +13,14 @@ import torch
 from hydra.utils import instantiate
 
 from watercolor.config import compose_train
-from watercolor.evaluate import generate_samples
-from watercolor.policy.kinds import training_sampler
+from watercolor.evaluate import generate_samples, training_sampling
 from watercolor.policy.loading import load_policy
 
 torch.set_num_threads(int(sys.argv[2]))
 cfg = compose_train([])
 model, tokenizer = load_policy(sys.argv[1])
 prompts = instantiate(cfg.task.eval_prompts)[:3]
-sampler = training_sampler(cfg.trainer)
+sampler, _ = training_sampling(cfg)  # the tiny painter: no chat template settings
 generate_samples(model, tokenizer, prompts[:1], samples=8, seed=0, generation=sampler)  # warm-up
 before, started = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
 samples = generate_samples(model, tokenizer, prompts, samples=8, seed=1, generation=sampler)

@@ -14,8 +14,7 @@ from pathlib import Path
 from hydra.utils import instantiate
 
 from watercolor.config import compose_train
-from watercolor.evaluate import generate_samples
-from watercolor.policy.kinds import training_sampler
+from watercolor.evaluate import generate_samples, training_sampling
 from watercolor.policy.loading import load_policy
 
 num_prompts = int(sys.argv[2]) if len(sys.argv) > 2 else 3
@@ -23,8 +22,15 @@ seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
 cfg = compose_train([])
 model, tokenizer = load_policy(sys.argv[1])
 prompts = instantiate(cfg.task.eval_prompts)[:num_prompts]
+generation, template_kwargs = training_sampling(cfg)
 samples = generate_samples(
-    model, tokenizer, prompts, samples=8, seed=seed, generation=training_sampler(cfg.trainer)
+    model,
+    tokenizer,
+    prompts,
+    samples=8,
+    seed=seed,
+    generation=generation,
+    chat_template_kwargs=template_kwargs,
 )
 Path("/tmp/replies.json").write_text(json.dumps([s.reply for s in samples]))
 groups = collections.defaultdict(set)

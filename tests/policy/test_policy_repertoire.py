@@ -9,8 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from omegaconf import OmegaConf
 
-from watercolor.config import compose_train, model_source
+from watercolor import evaluate
+from watercolor.config import compose_config, compose_train, model_source
+from watercolor.policy import loading
 from watercolor.policy.corpus import Mixture, generate_corpus
 from watercolor.policy.kinds import model_kinds, model_summary, reply_kind
 
@@ -32,6 +35,22 @@ def test_reply_kind_reads_each_corpus_kind_back():
             assert kind == "refused"
         else:  # broken: refused, or (an undefined call) read as a throw
             assert kind in ("refused", "then_throw")
+
+
+def test_a_model_is_sampled_as_evaluate_samples_it(monkeypatch):
+    # conf/evaluate.yaml's generation and chat template settings, read against the training
+    # config kinds composed (its overrides included), with only the sampling noted, not run.
+    overrides = ["model=qwen3_5_4b", "trainer.temperature=0.9"]
+    given = {}
+    monkeypatch.setattr(loading, "load_policy", lambda path: (None, None))
+    monkeypatch.setattr(
+        evaluate, "generate_samples", lambda *a, **kwargs: given.update(kwargs) or []
+    )
+    model_kinds("Qwen/Qwen3.5-4B", compose_train(overrides), samples=2, num_prompts=1)
+    evaluation = compose_config("evaluate", overrides)
+    assert given["generation"] == OmegaConf.to_container(evaluation.generation, resolve=True)
+    assert given["generation"]["temperature"] == 0.9
+    assert given["chat_template_kwargs"] == {"enable_thinking": False}
 
 
 @pytest.mark.slow

@@ -136,30 +136,22 @@ def markdown(stats: pd.DataFrame, rewards: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def training_sampler(trainer: DictConfig) -> dict:
-    """`generate` settings that sample as GRPO does: the trainer group's temperature, top_p,
-    top_k and completion limit."""
-    return {
-        "max_new_tokens": trainer.max_completion_length,
-        "temperature": trainer.temperature,
-        "top_p": trainer.get("top_p", 1.0),
-        "top_k": trainer.get("top_k", 0),
-    }
-
-
 def model_kinds(
     model_dir: str, cfg: DictConfig, samples: int, num_prompts: int = 12, seed: int = 0
 ) -> pd.DataFrame:
     """`samples` replies to each of the first `num_prompts` held-out prompts from `model_dir`,
-    sampled as training samples (the trainer's temperature, top_p, top_k and completion
-    limit, the task's system prompt): their kinds, tokens and truncation."""
-    from watercolor.evaluate import generate_samples  # torch and transformers: only here
+    sampled as training samples (as `watercolor.evaluate` does: the trainer's temperature,
+    top_p, top_k, completion limit and chat template settings, the task's system prompt):
+    their kinds, tokens and truncation."""
+    from watercolor.evaluate import generate_samples, training_sampling  # torch: only here
     from watercolor.policy.loading import load_policy
 
     model, tokenizer = load_policy(model_dir)
     prompts = instantiate(cfg.task.eval_prompts)[:num_prompts]
+    generation, template_kwargs = training_sampling(cfg)
     replies = generate_samples(model, tokenizer, prompts, samples=samples, seed=seed,
-                               generation=training_sampler(cfg.trainer))  # fmt: skip
+                               generation=generation,
+                               chat_template_kwargs=template_kwargs)  # fmt: skip
     return pd.DataFrame(
         {"kind": reply_kind(s.reply), "tokens": s.tokens, "truncated": s.truncated} for s in replies
     )
