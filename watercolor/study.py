@@ -11,7 +11,7 @@ switches on, with the records folder its jobs share (`study.records` in conf/tra
     study: {records: ${hydra:runtime.cwd}/experiments/<study>/records, max_jobs: null}
     hydra:
       callbacks:
-        study: {_target_: watercolor.study.Study, num_prompts: 12, samples: 4}
+        study: {_target_: watercolor.study.Study}  # or Study's settings, e.g. samples: 8
 
 A part is one run of the study's command. Before any job starts (`on_multirun_start`) it says
 which of the sweep's jobs (reward set x seed) are already done (their records are complete),
@@ -63,6 +63,9 @@ log = logging.getLogger(__name__)
 SHARED_GROUPS = ("model", "renderer", "task", "debug")
 PLAN_FILE, FAILURES_DIR, STUDY_FILE = "study_plan.json", "study_failures", "study.json"
 SWEPT = ("reward", "seed")  # what the jobs of a study differ in
+# A study's evaluation of each model: the first NUM_PROMPTS held-out prompts x SAMPLES replies
+# (`python -m watercolor.policy.kinds --model` samples as many by default).
+NUM_PROMPTS, SAMPLES = 12, 4
 
 
 # --- which study, which jobs --------------------------------------------------------------------
@@ -164,8 +167,8 @@ class Study(Callback):
 
     def __init__(
         self,
-        num_prompts: int = 12,
-        samples: int = 4,
+        num_prompts: int = NUM_PROMPTS,
+        samples: int = SAMPLES,
         seed: int = 0,
         rewards: Sequence[str] | None = None,
         compare_runs: bool = True,

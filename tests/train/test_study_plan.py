@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 from hydra.core.hydra_config import HydraConfig
 from hydra.core.utils import JobReturn, JobStatus
+from hydra.utils import instantiate
 from omegaconf import open_dict
 
 from watercolor import study
 from watercolor.config import compose_config
+from watercolor.policy import kinds
 from watercolor.tracking import PrepareStore, mlflow_run, run_name
 
 
@@ -39,6 +41,19 @@ def test_the_command_line_picks_a_part_of_the_sweep():
 def test_a_study_refuses_a_sweep_over_anything_but_set_and_seed():
     with pytest.raises(SystemExit, match="also varies trainer.learning_rate"):
         study.sweep_jobs(sweep_config("trainer.learning_rate=1e-5,2e-5"))
+
+
+def test_the_study_size_is_the_study_modules_own(monkeypatch):
+    # One source, watercolor.study's NUM_PROMPTS x SAMPLES: the experiment does not copy it
+    # (Study's defaults are what its callback gets), and kinds' --model defaults read it.
+    node = sweep_config().hydra.callbacks.study
+    assert not {"num_prompts", "samples"} & set(node), "a copy of Study's defaults"
+    callback = instantiate(node)
+    assert (callback.num_prompts, callback.samples) == (study.NUM_PROMPTS, study.SAMPLES)
+    monkeypatch.setattr(study, "NUM_PROMPTS", 5)
+    monkeypatch.setattr(study, "SAMPLES", 3)
+    args = kinds.parse_args(["--model", "some/model"])
+    assert (args.num_prompts, args.samples) == (5, 3)
 
 
 def test_a_part_runs_jobs_not_done_up_to_its_limit(tmp_path):

@@ -31,6 +31,7 @@ import pandas as pd
 from hydra.utils import instantiate
 from omegaconf import DictConfig
 
+from watercolor import study
 from watercolor.behaviour import OPAQUE_ALPHA, fill_alphas
 from watercolor.canvas import Status
 from watercolor.config import compose_train, reward_set
@@ -137,7 +138,7 @@ def markdown(stats: pd.DataFrame, rewards: Sequence[str]) -> str:
 
 
 def model_kinds(
-    model_dir: str, cfg: DictConfig, samples: int, num_prompts: int = 12, seed: int = 0
+    model_dir: str, cfg: DictConfig, samples: int, num_prompts: int, seed: int = 0
 ) -> pd.DataFrame:
     """`samples` replies to each of the first `num_prompts` held-out prompts from `model_dir`,
     sampled as training samples (as `watercolor.evaluate` does: the trainer's temperature,
@@ -177,10 +178,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0, help="rendering seed")
     parser.add_argument("--json", action="store_true", help="one JSON object instead of tables")
     parser.add_argument("--model", help="sample this model instead (a directory or hub id)")
-    parser.add_argument("--samples", type=int, default=4, help="--model: replies per prompt")
-    parser.add_argument(
-        "--num-prompts", type=int, default=12, help="--model: the first held-out prompts"
-    )
+    parser.add_argument("--samples", type=int, default=study.SAMPLES,
+                        help="--model: replies per prompt (a study's)")  # fmt: skip
+    parser.add_argument("--num-prompts", type=int, default=study.NUM_PROMPTS,
+                        help="--model: the first held-out prompts (a study's)")  # fmt: skip
     parser.add_argument(
         "--set", action="append", default=[], metavar="OVERRIDE",
         help="Hydra override of the training config, e.g. trainer.temperature=0.8",
