@@ -54,11 +54,11 @@ from mlflow.entities import Run
 from watercolor import matrix as matrices
 from watercolor import records, stats
 from watercolor.canvas_sources import RenderedCanvases, StoreCanvases
+from watercolor.config import tracking_defaults
 from watercolor.gallery import gallery_html, relative, score_text
 from watercolor.records import PROVENANCE, Records
 from watercolor.tracking import RUN_ID_FILE, mlflow_run, tracking_uri
 
-DEFAULT_URI = f"sqlite:///{Path('outputs/mlflow.db').resolve()}"
 # The table's metrics (regular expressions) and which way is better (None: no "best").
 # Names as training logs them (`watercolor.tracking.metric_name`).
 COMPONENT_MEANS = r"reward/(?!total)[^/]+"  # each component's gated mean, TRL's rewards/<c>/mean
@@ -452,8 +452,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                        "galleries re-render the replies")  # fmt: skip
     parser.add_argument("--filter", default="", help="MLflow search filter (with --experiment)")
     parser.add_argument("--out", help="output dir (default outputs/compare/<timestamp>)")
-    parser.add_argument("--tracking-uri", default=DEFAULT_URI,
-                        help="MLflow store (MLFLOW_TRACKING_URI wins when set)")  # fmt: skip
+    parser.add_argument("--tracking-uri", help="MLflow store (default: training's, "
+                        "conf/paths; MLFLOW_TRACKING_URI wins when set)")  # fmt: skip
+    parser.add_argument("--artifacts", metavar="DIR", help="artifact root of a new experiment "
+                        "(default: training's, conf/paths)")  # fmt: skip
     parser.add_argument("--log-experiment", help="experiment of the compare run "
                         "(default: the compared runs' experiment)")  # fmt: skip
     parser.add_argument("--no-log", action="store_true", help="do not log a compare run "
@@ -488,7 +490,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Path]:
             raise SystemExit(f"no finished runs in {args.records}")
         canvases, runs = RenderedCanvases(found), None
     else:
-        uri = tracking_uri(args.tracking_uri)
+        default_uri, default_artifacts = tracking_defaults()
+        uri = tracking_uri(args.tracking_uri or default_uri)
         client = mlflow.MlflowClient(uri)
         runs = select_runs(client, experiment=args.experiment, sweep_dir=args.sweep_dir,
                            run_ids=args.runs or (), filter_string=args.filter,
@@ -509,7 +512,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Path]:
         matrices.print_matrix(pd.read_csv(paths["matrix_aggregate"], index_col="trained_with"))
     print(f"\nwritten to {out_dir}")
     if runs is not None and not args.no_log:
-        log_compare_run(uri, args, runs, out_dir)
+        log_compare_run(uri, args, runs, out_dir, args.artifacts or default_artifacts)
     return paths
 
 
@@ -524,8 +527,10 @@ def print_provenance(path: Path) -> None:
     print()
 
 
-def log_compare_run(uri: str, args: argparse.Namespace, runs: Sequence[Run], out_dir: Path):
-    """A `kind=compare` run holding the outputs, in the compared runs' experiment by default."""
+def log_compare_run(uri: str, args: argparse.Namespace, runs: Sequence[Run], out_dir: Path,
+                    artifact_root: str) -> None:  # fmt: skip
+    """A `kind=compare` run holding the outputs, in the compared runs' experiment by default
+    (`artifact_root`: where a new experiment keeps its artifacts)."""
     client = mlflow.MlflowClient(uri)
     name = args.log_experiment or client.get_experiment(runs[0].info.experiment_id).name
     selection = {k: v for k, v in vars(args).items()
@@ -534,15 +539,8 @@ def log_compare_run(uri: str, args: argparse.Namespace, runs: Sequence[Run], out
     params = {k: str(v) for k, v in selection.items() if v} | {"num_runs": len(runs)}
     run_name = f"compare-{len(runs)}-runs"
     with mlflow_run(uri, name, params=params, tags=tags, run_dir=out_dir,
-                    artifact_root=_artifact_root(uri), run_name=run_name):  # fmt: skip
+                    artifact_root=artifact_root, run_name=run_name):  # fmt: skip
         mlflow.log_artifacts(str(out_dir))
-
-
-def _artifact_root(uri: str) -> str | None:
-    """`mlartifacts` beside a sqlite store (as training uses), for a new experiment."""
-    if uri.startswith("sqlite:///"):
-        return str(Path(uri.removeprefix("sqlite:///")).parent / "mlartifacts")
-    return None
 
 
 if __name__ == "__main__":

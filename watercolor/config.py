@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from hydra import compose, initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
+from hydra.core.hydra_config import HydraConfig
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
@@ -44,6 +45,20 @@ def compose_config(
         return compose(config_name=name, **options)
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         return compose(config_name=name, **options)
+
+
+def tracking_defaults(name: str = "train") -> tuple[str, str]:
+    """conf/<name>.yaml's MLflow store and artifact root (`tracking.uri`, `tracking.artifacts`:
+    the paths group's) as a command started in this directory resolves them, for a CLI without
+    Hydra (`watercolor.compare`) to log where training does."""
+    cfg = compose_config(name, return_hydra_config=True)
+    hydra_config = HydraConfig.instance()
+    previous = hydra_config.cfg
+    hydra_config.set_config(cfg)  # `${hydra:runtime.cwd}` in the paths group reads it
+    try:
+        return str(cfg.tracking.uri), str(cfg.tracking.artifacts)
+    finally:
+        hydra_config.cfg = previous  # a Hydra app's own config, or none
 
 
 def default_option(group: str, name: str = "train") -> str:

@@ -248,7 +248,8 @@ class Study(Callback):
             log.info("study: nothing to compare yet (no job's records in %s)", records_dir)
             return
         source = ["--records", records_dir] if records_dir is not None else [
-            "--sweep-dir", str(sweep_dir), "--tracking-uri", config.tracking.uri]  # fmt: skip
+            "--sweep-dir", str(sweep_dir), "--tracking-uri", config.tracking.uri,
+            "--artifacts", config.tracking.artifacts]  # fmt: skip
         compare.main([*source, "--out", str(sweep_dir / "compare")])
 
     def evaluate(

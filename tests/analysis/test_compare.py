@@ -14,6 +14,7 @@ from analysis_helpers import (
     PROMPTS,
     STEPS,
     evaluation_totals,
+    log_training_run,
     reward_value,
 )
 from PIL import Image
@@ -103,6 +104,31 @@ def test_compare_is_logged_as_its_own_run_and_never_compared(store, tmp_path):
     assert {"runs.csv", "aggregate.csv", "curves.png", "gallery.html", "gallery"} <= artifacts
     again = compare.select_runs(client, experiment=EXPERIMENT)
     assert len(again) == 4  # the compare run itself is not a training run
+
+
+def test_by_default_compare_reads_and_logs_where_training_does(tmp_path, monkeypatch):
+    # conf/paths, resolved in the directory compare is started in, as training resolves it.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", "")  # no store of the user's
+    outputs = tmp_path / "outputs"
+    log_training_run(f"sqlite:///{outputs / 'mlflow.db'}", tmp_path / "sweep" / "0_coarse",
+                     "coarse", 0, outputs / "mlartifacts")  # fmt: skip
+    compare.main(["--experiment", EXPERIMENT, "--no-gallery", "--out", str(tmp_path / "out")])
+    client = mlflow.MlflowClient(f"sqlite:///{outputs / 'mlflow.db'}")
+    (logged,) = client.search_runs(
+        [client.get_experiment_by_name(EXPERIMENT).experiment_id], "tags.kind = 'compare'"
+    )
+    assert logged.info.artifact_uri.startswith((outputs / "mlartifacts").as_uri())
+
+
+def test_a_new_experiment_keeps_its_artifacts_where_training_would(store, tmp_path, monkeypatch):
+    # The runs are in the user's store (MLFLOW_TRACKING_URI), elsewhere: a new experiment's
+    # artifacts go where training would put them (conf/paths), not beside that store.
+    monkeypatch.chdir(tmp_path)
+    run_compare(tmp_path, "--experiment", EXPERIMENT, "--log-experiment", "compare-here",
+                "--no-gallery", log=True)  # fmt: skip
+    experiment = mlflow.MlflowClient(store["uri"]).get_experiment_by_name("compare-here")
+    assert experiment.artifact_location == (tmp_path / "outputs/mlartifacts/compare-here").as_uri()
 
 
 def test_unknown_experiment_is_a_clear_error(store, tmp_path):
