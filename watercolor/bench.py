@@ -44,12 +44,13 @@ reference log-probs, loss, backward, optimiser, with TRL's bookkeeping between t
 after_update, logging, render (Chromium + driver + the trainer driving them), scoring.
 
 `remote` starts `--servers` local environment servers (`python -m watercolor.env.serve` on
-loopback ports, `--server-workers` pages each, at `--server-density`) and paints the samples'
-replies through `RemotePainter` (renderer=remote) on the first server, then on the first two,
-... in one run: `remote_sN_per_s` (renders per second over N servers; each server's gate, render
-and score included) and `scaling_1_to_N`. Local servers share this machine's cores: on 2 cores,
-two servers cannot do more than one server with two workers; the figure says what the client
-and the fleet add, not what separate machines would give.
+loopback ports, `--server-workers` pages each, at `--server-density`, by default the training
+pixel density) and paints the samples' replies through `RemotePainter` (renderer=remote) on the
+first server, then on the first two, ... in one run: `remote_sN_per_s` (renders per second
+over N servers; each server's gate, render and score included) and `scaling_1_to_N`. Local
+servers share this machine's cores: on 2 cores, two servers cannot do more than one server with
+two workers; the figure says what the client and the fleet add, not what separate machines
+would give.
 
 With `--json` the last line printed is one JSON object holding every figure.
 """
@@ -200,6 +201,11 @@ async def render_figures(sketches: list[str], config: RenderConfig) -> dict:
     return figures | {"_canvases": runs["pool_w1"][1]}
 
 
+def training_density() -> float:
+    """The pixel density training renders at (conf/renderer/local.yaml, the default renderer)."""
+    return compose_config("train").renderer.pixel_density
+
+
 def score_drift(full: list[Canvas], low: list[Canvas]) -> dict[str, float]:
     """Largest |score(full density) - score(low density)| per reward set over the sketches."""
     drift = {}
@@ -229,7 +235,7 @@ def bench_render(args: argparse.Namespace) -> dict:
             "figures": low,
         }
     if args.rich:
-        density = compose_config("train").renderer.pixel_density  # what training renders at
+        density = training_density()
         rich = asyncio.run(
             render_figures(sample_sketches(RICH_DIR), replace(config, pixel_density=density))
         )
@@ -356,11 +362,12 @@ def bench_remote(args: argparse.Namespace) -> dict:
     replies = [f"```javascript\n{sketch}\n```" for sketch in sample_sketches(args.sketches)]
     replies *= args.repeat
     ports = [free_port() for _ in range(args.servers)]
-    servers = [serve_locally(port, args) for port in ports]
+    density = server_density(args)
+    servers = [serve_locally(serve_command(port, args, density)) for port in ports]
     try:
         urls = [wait_healthy(port, server) for port, server in zip(ports, servers, strict=True)]
         figures = {"replies": len(replies), "server_workers": args.server_workers}
-        figures |= {"server_density": args.server_density, "failures": []}
+        figures |= {"server_density": density, "failures": []}
         for n in range(1, args.servers + 1):
             wall, canvases = asyncio.run(paint_on(urls[:n], replies, args.server_workers))
             figures[f"remote_s{n}_per_s"] = round(len(replies) / wall, 3)
@@ -388,12 +395,21 @@ async def paint_on(urls: list[str], replies: list[str], workers: int) -> tuple[f
     return time.perf_counter() - start, canvases
 
 
-def serve_locally(port: int, args: argparse.Namespace) -> subprocess.Popen:
+def server_density(args: argparse.Namespace) -> float:
+    """`--server-density`, else the pixel density training renders at."""
+    return training_density() if args.server_density is None else args.server_density
+
+
+def serve_command(port: int, args: argparse.Namespace, density: float) -> list[str]:
+    """`python -m watercolor.env.serve` on `port`, rendering at pixel density `density`."""
     command = [sys.executable, "-m", "watercolor.env.serve", "--port", str(port)]
     command += ["--workers", str(args.server_workers), "--log-level", "warning"]
     command += ["--max-sessions", str(2 * args.server_workers)]
     command += ["--time-limit", str(args.time_limit)]
-    command += ["--pixel-density", str(args.server_density)]
+    return command + ["--pixel-density", str(density)]
+
+
+def serve_locally(command: list[str]) -> subprocess.Popen:
     return subprocess.Popen(command, cwd=Path(__file__).resolve().parents[1])
 
 
@@ -445,9 +461,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )  # fmt: skip
     parser.add_argument("--servers", type=int, default=2, help="remote: local servers to start")
     parser.add_argument("--server-workers", type=int, default=1, help="remote: pages per server")
-    parser.add_argument(
-        "--server-density", type=float, default=0.5, help="remote: the servers' pixel density"
-    )  # training's local default (conf/renderer/local.yaml)
+    parser.add_argument("--server-density", type=float, help="remote: the servers' pixel "
+                        "density (default: training's, conf/renderer/local.yaml)")  # fmt: skip
     return parser.parse_args(argv)
 
 

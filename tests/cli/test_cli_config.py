@@ -1,4 +1,5 @@
-"""`render` and `score` render with the settings training uses (conf/train.yaml), not copies.
+"""`render`, `score` and `bench` render with the settings training uses (conf/train.yaml), not
+copies.
 
 The fast tests check what the commands compose; the browser test checks the canvas a scored
 sketch was painted on: conf/renderer's pixel density, unless a flag or `--set` says otherwise.
@@ -8,13 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import re
+import shutil
 from dataclasses import replace
 
 import pytest
 from hydra.utils import instantiate
 from test_cli_contracts import WATERCOLOUR  # a layered wash reply (tests/cli is on sys.path)
 
-from watercolor import score
+from watercolor import bench, config, score
 from watercolor.config import compose_train
 from watercolor.render import __main__ as render_command
 from watercolor.render import cli
@@ -81,3 +83,16 @@ def test_the_override_examples_in_help_compose(capsys):
     assert "+task.episode.rules.allowed_brush_methods=null" in examples
     for example in examples:
         composed("--set", example)  # raises if Hydra refuses it
+
+
+def test_bench_remote_servers_render_at_trainings_density(tmp_path, monkeypatch):
+    # conf/renderer/local.yaml read, not copied: a conf whose density differs moves the servers.
+    conf = shutil.copytree(config.CONF_DIR, tmp_path / "conf")
+    local = conf / "renderer" / "local.yaml"
+    local.write_text(re.sub(r"(?m)^pixel_density: .*$", "pixel_density: 0.25", local.read_text()))
+    monkeypatch.setattr(config, "CONF_DIR", conf)
+    args = bench.parse_args(["remote"])
+    assert bench.server_density(args) == 0.25
+    assert bench.server_density(bench.parse_args(["remote", "--server-density", "1"])) == 1.0
+    command = bench.serve_command(8000, args, 0.25)
+    assert command[command.index("--pixel-density") + 1] == "0.25"
