@@ -2,12 +2,15 @@
 formulas, build without importing hpsv3, and pixel_judge scores a rendered group end to end."""
 
 import importlib.util
+import inspect
 import sys
 
 import pytest
+from hydra.utils import get_object
+from omegaconf import OmegaConf
 
 from watercolor.canvas import Canvas, Status
-from watercolor.config import reward_set
+from watercolor.config import compose_train, reward_set
 from watercolor.rewards.judges import PixelJudge, VLMJudge
 from watercolor.rewards.reference_pool import ReferencePool
 from watercolor.rewards.reward_set import RewardSet
@@ -16,6 +19,54 @@ from watercolor.tasks.painting.episode import paint
 
 # name -> (W_Q, W_J) of total = 0.05*gate_pass + 0.05*length_ramp + W_Q*hpsv3 + W_J*judge_winrate
 ANCHOR_SETS = {"hps_only": (0.90, 0.0), "hps_led": (0.60, 0.30), "judge_led": (0.30, 0.60)}
+
+
+# The judges whose settings the judge sets list (conf/reward/hps_led.yaml, pixel_judge.yaml,
+# blocks/judge_winrate.yaml), and where a listed value deliberately differs from the default.
+JUDGES = ("watercolor.rewards.judges.vlm.VLMJudge", "watercolor.rewards.judges.pixel.PixelJudge",
+          "watercolor.rewards.judges.winrate.judge_winrate",
+          "watercolor.rewards.reference_pool.load_pool")  # fmt: skip
+DELIBERATE = {("watercolor.rewards.judges.vlm.VLMJudge", "image_size"),
+              ("watercolor.rewards.judges.vlm.VLMJudge", "concurrency")}  # fmt: skip
+WINRATE_SETTINGS = {"n_references", "love_share", "seed", "source"}  # with its reference pool
+JUDGE_SETS = {  # what each judge set lists, so checks them
+    "hps_led": WINRATE_SETTINGS | {"base_url", "model", "timeout_s", "max_retries"},
+    "judge_led": WINRATE_SETTINGS | {"base_url", "model", "timeout_s", "max_retries"},
+    "pixel_judge": WINRATE_SETTINGS | {"margin"},
+}
+
+
+def target_nodes(node):
+    """(target, node) of every `_target_` node in a resolved config."""
+    if isinstance(node, dict):
+        if "_target_" in node:
+            yield node["_target_"], node
+        for value in node.values():
+            yield from target_nodes(value)
+
+
+@pytest.mark.parametrize("name", JUDGE_SETS)
+def test_judge_settings_in_conf_are_the_judges_defaults_not_copies_that_part(name, monkeypatch):
+    # conf lists a judge's settings so each can be set from the command line (or, for the
+    # endpoint, the environment); a listed value, or an environment fallback, that parts from
+    # the judge's own default is a hand copy gone stale, unless it is DELIBERATE.
+    for variable in ("WATERCOLOR_JUDGE_URL", "WATERCOLOR_JUDGE_MODEL", "WATERCOLOR_REFERENCE_POOL"):
+        monkeypatch.delenv(variable, raising=False)
+    cfg = OmegaConf.to_container(compose_train([f"reward={name}"]).reward, resolve=True)
+    checked = []
+    for target, node in target_nodes(cfg):
+        if target not in JUDGES:
+            continue
+        parameters = inspect.signature(get_object(target)).parameters
+        for key, value in node.items():
+            if key.startswith("_") or isinstance(value, dict) or (target, key) in DELIBERATE:
+                continue  # a nested node is a built object (the judge, the pool), not a setting
+            expected = parameters[key].default
+            assert value == expected, (
+                f"{name}: {target} {key}: conf {value!r}, default {expected!r}"
+            )
+            checked.append(key)
+    assert sorted(checked) == sorted(JUDGE_SETS[name])
 
 
 @pytest.mark.parametrize("name", ANCHOR_SETS)
