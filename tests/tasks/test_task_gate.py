@@ -330,30 +330,39 @@ def test_canvas_without_pixels_is_not_judged():
     assert check_canvas(Canvas(Status.ERROR, errors=["boom"])) == []
 
 
-def sheets() -> dict[str, np.ndarray]:
-    """Sheets on either side of the blank line, on paper, dark and tinted grounds."""
+MARKS = {"speck": 5, "mark": 9, "wash": 20}  # square marks' sides: 0.25 %, 0.81 %, 4 % of a sheet
+
+
+def sheets() -> dict[str, tuple[np.ndarray, float]]:
+    """{name: (RGBA, the share of it painted)}: sheets on either side of the blank line, on
+    paper, dark and tinted grounds."""
     cases = {"paper": paper()}
     for name, ground in {"dark": (30, 34, 50, 255), "tinted": (143, 156, 138, 255)}.items():
         cases[name] = paper()
         cases[name][...] = ground
-    for name in list(cases):
-        for side, mark in {"speck": 5, "mark": 9, "wash": 20}.items():  # 0.25 %, 0.8 %, 4 %
-            rgba = cases[name].copy()
+    cases = {name: (rgba, 0.0) for name, rgba in cases.items()}
+    for name, (ground, _) in list(cases.items()):
+        for side, mark in MARKS.items():
+            rgba = ground.copy()
             rgba[40 : 40 + mark, 50 : 50 + mark] = (230, 110, 90, 255)
-            cases[f"{name}_{side}"] = rgba
-    faint = cases["dark"].copy()
+            cases[f"{name}_{side}"] = (rgba, mark**2 / rgba[..., 0].size)
+    faint = cases["dark"][0].copy()
     faint[20:40, 20:40, :3] += 6  # a faint mark the eye sees on a dark sheet
-    return cases | {"dark_faint_mark": faint}
+    return cases | {"dark_faint_mark": (faint, 400 / faint[..., 0].size)}
 
 
 @pytest.mark.parametrize("name", list(sheets()))
 def test_the_blank_check_is_the_reward_components_own(name):
-    """The task and every reward component share one definition of the sheet and of paint."""
-    canvas = canvas_of(sheets()[name])
-    blank = bool(check_canvas(canvas))
-    assert blank == (not_blank(canvas) == 0.0) == (coverage(canvas) == 0.0)
-    assert painted_fraction(canvas.rgba) == view(canvas).coverage
-    assert blank == name.endswith(("paper", "dark", "tinted", "speck"))
+    """The task and every reward component share one definition of the sheet and of paint:
+    each reads the share painted as it was made, and calls blank exactly the sheets made with
+    under half a percent painted (plain grounds and specks)."""
+    rgba, share = sheets()[name]
+    canvas = canvas_of(rgba)
+    blank = name.endswith(("paper", "dark", "tinted", "speck"))
+    assert painted_fraction(rgba) == view(canvas).coverage == pytest.approx(share)
+    assert bool(check_canvas(canvas)) == blank  # the task's blank_canvas
+    assert not_blank(canvas) == (0.0 if blank else 1.0)  # the components'
+    assert coverage(canvas) == (0.0 if blank else pytest.approx(share))
 
 
 def test_every_state_reset_is_allowed_and_paints_nothing():
