@@ -192,11 +192,15 @@ def test_one_ground_colour_with_a_few_marks_earns_at_most_half(table, reward, ga
 
 
 @pytest.mark.parametrize("name", TABLE)
-def test_the_task_and_the_components_agree_on_blank(canvases, name):
+def test_the_components_call_blank_the_sketches_the_task_does(canvases, name):
+    # Against the table's own outcomes (CHEAT_OUTCOMES, which the task's verdict is checked
+    # against above), not the task's verdict on the same canvas: both read `View.painted`, so
+    # they would agree by construction.
     canvas = canvases["off"][name]
     if canvas.rgba is None or canvas.status == Status.ERROR:  # never blank-checked
         return
-    assert ("blank_canvas" in canvas.violations) == (not_blank(canvas) == 0.0)
+    blank = "blank_canvas" in CHEAT_OUTCOMES.get(name, (Status.OK, []))[1]
+    assert not_blank(canvas) == (0.0 if blank else 1.0)
 
 
 @pytest.mark.parametrize(("flat", "gate"), FLAT_BLOCKS.items())
