@@ -21,6 +21,7 @@ from train_helpers import CACHE, REPO, mlflow_client, run_training, train_comman
 
 from watercolor.config import CONF_DIR, model_source
 from watercolor.policy.tiny import SMOKE, cache_dir
+from watercolor.tracking import RUN_ID_FILE
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -125,14 +126,23 @@ def test_resume_after_interruption(tmp_path):
 EXPERIMENTS = sorted(p.stem for p in (CONF_DIR / "experiment").glob("*.yaml"))
 
 
+def composed(experiment: str):
+    """The experiment's config as its sweep composes it, hydra node included."""
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        return compose("train", [f"experiment={experiment}"], return_hydra_config=True)
+
+
+def first_job(experiment: str) -> dict[str, str]:
+    """Each swept parameter's first value: the one job the smoke run trains."""
+    params = composed(experiment).hydra.sweeper.params or {}
+    return {key: str(value).split(",")[0] for key, value in params.items()}
+
+
 def smoke_overrides(experiment: str) -> list[str]:
     """One job of the experiment's sweep (each swept parameter's first value), one step, and
     no study callback (evaluations and compare; smoke-run by the test above)."""
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        cfg = compose("train", [f"experiment={experiment}"], return_hydra_config=True)
-    params = cfg.hydra.sweeper.params or {}
-    overrides = [f"hydra.sweeper.params.{k}={str(v).split(',')[0]}" for k, v in params.items()]
-    if "study" in (cfg.hydra.callbacks or {}):
+    overrides = [f"hydra.sweeper.params.{k}={v}" for k, v in first_job(experiment).items()]
+    if "study" in (composed(experiment).hydra.callbacks or {}):
         overrides.append("~hydra.callbacks.study")
     return [f"experiment={experiment}", "trainer.max_steps=1", *overrides]
 
@@ -142,4 +152,16 @@ def test_every_experiment_smoke_runs(tmp_path, experiment):
     # As lightning-hydra-template does: every conf/experiment/ config, as written, at smoke scale
     # (its launcher, sweeper and settings; ~1.5 min each here on 2 busy cores).
     run_training(tmp_path, *smoke_overrides(experiment), multirun=True)
-    assert len(list((tmp_path / "sweep").glob("*/final/model.safetensors"))) == 1
+    (final,) = (tmp_path / "sweep").glob("*/final/model.safetensors")
+    job_dir, job = final.parents[1], first_job(experiment)
+    # The job trained its step and logged it, as the sweep's first job, into the experiment's
+    # own MLflow experiment (its settings reached the job, not only train.yaml's).
+    client = mlflow_client(tmp_path)
+    name = composed(experiment).tracking.experiment
+    (run,) = client.search_runs([client.get_experiment_by_name(name).experiment_id])
+    assert run.info.run_id == (job_dir / RUN_ID_FILE).read_text().strip()
+    assert run.info.status == "FINISHED" and run.data.params["tracking.experiment"] == name
+    assert {key: run.data.tags[key] for key in job} == job  # e.g. reward coarse, seed 0
+    assert f"experiment={experiment}" in run.data.tags["overrides"]
+    assert [m.step for m in client.get_metric_history(run.info.run_id, "reward/total")] == [1]
+    assert "rollouts/execution_rate" in run.data.metrics
