@@ -17,7 +17,7 @@ from watercolor import compare
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 SMOKE_STUDY = (
     "experiment=three_rewards_v2", "hydra.sweeper.params.seed=0", "trainer.max_steps=1",
-    "hydra.callbacks.study.num_prompts=2", "hydra.callbacks.study.samples=2",
+    "+hydra.callbacks.study.num_prompts=2", "+hydra.callbacks.study.samples=2",
     "tracking.log_canvases_every=1",  # the study logs every 10th step; the gallery needs one
 )  # fmt: skip
 
