@@ -70,12 +70,11 @@ def proc_stat(pid: int) -> tuple[str, list[str]]:
 
 def cpu_seconds(pids: Iterable[int]) -> float:
     """User + system CPU seconds of the live processes among `pids`."""
-    total = 0
+    total = 0.0
     for pid in pids:
         with contextlib.suppress(OSError):
-            fields = proc_stat(pid)[1]
-            total += int(fields[11]) + int(fields[12])
-    return total / CLOCK_TICKS
+            total += _start_and_cpu(pid)[1]
+    return total
 
 
 class CpuMeter:
