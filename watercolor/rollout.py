@@ -89,47 +89,59 @@ class OverlappedRollout:
     def __call__(self, prompts: list, trainer) -> dict[str, list]:
         started = time.perf_counter()
         tokenizer = trainer.processing_class
-        prompt_ids = self.tokenize(prompts, tokenizer, trainer.args.chat_template_kwargs)
-        inputs = tokenizer.pad({"input_ids": prompt_ids}, padding_side="left", return_tensors="pt")
-        inputs = {k: v.to(trainer.accelerator.device) for k, v in inputs.items()}
-        prompt_length = inputs["input_ids"].shape[1]
-        eos_ids = eos_token_ids(trainer.generation_config)
+        prompt_ids = conversation_ids(prompts, tokenizer, trainer.args.chat_template_kwargs)
 
         def paint_now(row: int, ids: list[int]) -> None:
             # `ids` end at the row's first EOS: the reply's text as TRL will decode it
             self.scorer.prefetch(tokenizer.decode(ids, skip_special_tokens=True))
 
-        watcher = FinishedRows(prompt_length, eos_ids, paint_now)
-        with (
-            unwrap_model_for_generation(
-                trainer.model_wrapped,
-                trainer.accelerator,
-                gather_deepspeed3_params=trainer.args.ds3_gather_for_generation,
-                generation_kwargs=trainer.generation_kwargs,
-                gradient_checkpointing_kwargs=trainer.args.gradient_checkpointing_kwargs,
-            ) as model,
-            torch.no_grad(),
-        ):
-            output = model.generate(
-                **inputs,
-                generation_config=trainer.generation_config,
-                stopping_criteria=StoppingCriteriaList([watcher]),
-            )
-        completion_ids = [
-            until_eos(row.tolist(), eos_ids) for row in output[:, prompt_length:].cpu()
-        ]
+        completion_ids = generate(trainer, prompt_ids, on_finished=paint_now)
         self.scorer.note_generation(time.perf_counter() - started)
         return {"prompt_ids": prompt_ids, "completion_ids": completion_ids, "logprobs": None}
 
-    @staticmethod
-    def tokenize(prompts: list, tokenizer, chat_template_kwargs: dict | None) -> list[list[int]]:
-        """Each conversation's ids, ending with the assistant's generation prompt."""
-        if not all(isinstance(prompt, list) for prompt in prompts):
-            raise ValueError("overlap_rendering needs conversational prompts (lists of messages)")
-        kwargs = chat_template_kwargs or {}
-        return tokenizer.apply_chat_template(
-            prompts, add_generation_prompt=True, tokenize=True, return_dict=True, **kwargs
-        )["input_ids"]
+
+def conversation_ids(
+    prompts: list, tokenizer, chat_template_kwargs: dict | None
+) -> list[list[int]]:
+    """Each conversation's ids, ending with the assistant's generation prompt."""
+    if not all(isinstance(prompt, list) for prompt in prompts):
+        raise ValueError("this rollout needs conversational prompts (lists of messages)")
+    kwargs = chat_template_kwargs or {}
+    return tokenizer.apply_chat_template(
+        prompts, add_generation_prompt=True, tokenize=True, return_dict=True, **kwargs
+    )["input_ids"]
+
+
+def generate(
+    trainer,
+    prompt_ids: list[list[int]],
+    on_finished: Callable[[int, list[int]], None] | None = None,
+) -> list[list[int]]:
+    """One sampled continuation of each row of `prompt_ids`, up to and including its first EOS,
+    with the trainer's model and its generation config (TRL's own sampling settings);
+    `on_finished(row, ids)` is called as each row emits EOS."""
+    tokenizer = trainer.processing_class
+    inputs = tokenizer.pad({"input_ids": prompt_ids}, padding_side="left", return_tensors="pt")
+    inputs = {k: v.to(trainer.accelerator.device) for k, v in inputs.items()}
+    prompt_length = inputs["input_ids"].shape[1]
+    eos_ids = eos_token_ids(trainer.generation_config)
+    watchers = [FinishedRows(prompt_length, eos_ids, on_finished)] if on_finished else []
+    with (
+        unwrap_model_for_generation(
+            trainer.model_wrapped,
+            trainer.accelerator,
+            gather_deepspeed3_params=trainer.args.ds3_gather_for_generation,
+            generation_kwargs=trainer.generation_kwargs,
+            gradient_checkpointing_kwargs=trainer.args.gradient_checkpointing_kwargs,
+        ) as model,
+        torch.no_grad(),
+    ):
+        output = model.generate(
+            **inputs,
+            generation_config=trainer.generation_config,
+            stopping_criteria=StoppingCriteriaList(watchers),
+        )
+    return [until_eos(row.tolist(), eos_ids) for row in output[:, prompt_length:].cpu()]
 
 
 def eos_token_ids(generation_config) -> list[int]:

@@ -37,6 +37,7 @@ from watercolor.policy.loading import load_policy, lora_config
 from watercolor.provenance import commit, config_hash
 from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
+from watercolor.revision import RevisionRollout
 from watercolor.rewards.trl_adapter import Painter, RolloutScorer
 from watercolor.rollout import GenerationClock, OverlappedRollout
 from watercolor.step_cpu import RewardsCpu, StepCpu
@@ -107,6 +108,8 @@ def check_settings(cfg: DictConfig) -> None:
 
     `overlap_rendering` paints each reply as `watercolor.rollout` generates it; with vLLM
     (`trainer.use_vllm`) TRL generates outside that code, so the switch would do nothing.
+    Revision episodes (`task.turns` > 1) generate with transformers in `watercolor.revision`
+    (which paints revisions as they finish itself), so they too need the hf sampler.
     """
     if cfg.overlap_rendering and cfg.trainer.get("use_vllm"):
         raise ValueError(
@@ -114,6 +117,22 @@ def check_settings(cfg: DictConfig) -> None:
             "TRL generates the batch itself, so no reply could be painted as it finishes; "
             "drop overlap_rendering=true or use sampler=hf"
         )
+    turns = cfg.task.get("turns", 1)
+    if not isinstance(turns, int) or turns < 1:
+        raise ValueError(f"task.turns must be a whole number of replies >= 1, got {turns!r}")
+    if turns > 1 and (cfg.trainer.get("use_vllm") or cfg.overlap_rendering):
+        raise ValueError(
+            f"task.turns={turns} (revision episodes) generates with transformers and paints "
+            "each revision as it finishes already: use sampler=hf and overlap_rendering=false"
+        )
+
+
+def build_rollout(cfg: DictConfig, scorer: RolloutScorer):
+    """The TRL `rollout_func`: revision episodes for `task.turns` > 1, painting-while-
+    generating for `overlap_rendering`, else None (TRL generates on its own)."""
+    if cfg.task.get("turns", 1) > 1:
+        return RevisionRollout(scorer, turns=cfg.task.turns)
+    return OverlappedRollout(scorer) if cfg.overlap_rendering else None
 
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="train")
@@ -142,8 +161,8 @@ def main(cfg: DictConfig) -> float:
     callbacks = [logger, GenerationClock(scorer)]
     callbacks += [StepCpu(rewards_cpu)] if rewards_cpu else []
     reward_funcs, reward_weights = scorer.reward_functions()
-    # TRL generates; with overlap_rendering (hf sampler only) we do, painting as replies end.
-    rollout = OverlappedRollout(scorer) if cfg.overlap_rendering else None
+    # TRL generates; revision episodes and overlap_rendering (hf sampler only) generate here.
+    rollout = build_rollout(cfg, scorer)
     args = GRPOConfig(
         **trainer_kwargs,
         output_dir=str(run_dir),

@@ -146,11 +146,27 @@ class RolloutScorer:
         component.__name__ = component.__qualname__ = name
         return component
 
+    def paint_and_score(
+        self, loop: asyncio.AbstractEventLoop, prompts: Sequence, replies: Sequence[str]
+    ) -> tuple[list[Canvas], list[Score]]:
+        """Paint and score `replies` now, on `loop` (the one TRL calls the rewards on), from a
+        thread outside it: a revision episode's drafts (`watercolor.revision`), never logged."""
+        self.loop = loop
+
+        async def paint_all() -> tuple[list[Canvas], list[Score]]:
+            canvases = await asyncio.gather(*(self.painter(r, self.seed) for r in replies))
+            texts = [prompt_text(p) for p in prompts]
+            return canvases, await asyncio.to_thread(self._score_groups, canvases, texts)
+
+        return asyncio.run_coroutine_threadsafe(paint_all(), loop).result()
+
     async def rollouts(self, prompts, completions, trainer_state, kwargs) -> Rollouts:
-        """The scored batch for these completions (painted by the first caller only)."""
+        """The scored batch for these completions (painted by the first caller only). A
+        revision episode's completion is a whole trajectory: its `final_reply` is scored."""
         self.loop = asyncio.get_running_loop()
         step = getattr(trainer_state, "global_step", 0)
-        key = (step, tuple(completion_text(c) for c in completions))
+        replies = kwargs.get("final_reply") or [completion_text(c) for c in completions]
+        key = (step, tuple(replies))
         if key not in self._batches:
             self._batches = {k: t for k, t in self._batches.items() if k[0] >= step}
             self._batches[key] = asyncio.ensure_future(self._score(step, prompts, key[1], kwargs))
@@ -196,6 +212,7 @@ class RolloutScorer:
             metrics = batch_metrics(rollouts, self._codes) | {"prefetched": ahead}
             if self._generation_s is not None:
                 metrics["generation_s"] = self._generation_s
+            metrics |= draft_metrics(kwargs.get("draft_reward"), scores)
             for name, value in metrics.items():
                 log_metric(f"{ROLLOUT_PREFIX}{name}", value)
         self._generation_s = None
@@ -204,6 +221,18 @@ class RolloutScorer:
         if self.cpu:
             self.cpu.end()
         return rollouts
+
+
+def draft_metrics(drafts: Sequence[float | None] | None, scores: list[Score]) -> dict[str, float]:
+    """A revision episode's draft reward and the final reply's change over it (both logged,
+    never paid: paying for the change would teach bad drafts)."""
+    if not drafts:
+        return {}
+    pairs = [(d, s.total) for d, s in zip(drafts, scores, strict=True) if d is not None]
+    metrics = {"draft_reward": statistics.fmean(d for d, _ in pairs)} if pairs else {}
+    if changes := [final - d for d, final in pairs if final is not None]:
+        metrics["revision_gain"] = statistics.fmean(changes)
+    return metrics
 
 
 def batch_metrics(rollouts: Rollouts, codes: set[str] = frozenset()) -> dict[str, float]:

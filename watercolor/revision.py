@@ -1,0 +1,119 @@
+"""Episodes of draft, feedback and revision for GRPO (`task.turns` > 1; 1 is single-turn).
+
+    >>> rollout = RevisionRollout(scorer, turns=2)
+    >>> GRPOTrainer(..., rollout_func=rollout)
+
+Each of a group's G completions is one whole trajectory: the model's draft, the environment's
+feedback on it (`watercolor.tasks.painting.feedback`: how the render ended, the first error, the
+reward components), the model's revision, and so on for `turns` replies. The trajectory is
+scored on its **last** reply only, by the run's own reward set, through the usual reward
+functions (`RolloutScorer` reads the `final_reply` column this rollout adds).
+
+Why whole trajectories scored on the final reply (and not one shared draft per group):
+- The draft is trained too: its tokens share the trajectory's advantage, so a draft that makes
+  a good revision possible is reinforced; with a shared draft it would sit in the prompt and
+  never learn.
+- Nothing pays for improvement over the draft: the reward is the final canvas's absolute
+  score. A bad draft on purpose only lowers the final reply's chances, so it is never taught.
+- The group baseline compares trajectories of one prompt, as single-turn GRPO compares replies.
+The cost: the draft's credit is the final reply's, a noisier signal for it than a score of its
+own. The draft's own score is logged (`rollouts/draft_reward`) and never paid.
+
+Token ids are concatenated, never re-tokenised: the completion is the draft's sampled ids, the
+feedback turn's ids (the chat template's text between the draft and the next generation
+prompt, tokenised once), then the revision's sampled ids. The feedback ids are masked out of
+the loss with TRL's `env_mask` (1 = the model's tokens, 0 = the environment's).
+
+Drafts are painted between the two generations on the loop TRL runs the async reward functions
+on (`trainer.async_loop`, the one the render pool belongs to: Playwright objects belong to the
+loop that made them); revisions are painted as each finishes, as `watercolor.rollout` does.
+What is not public API: `rollout_func`, `env_mask` and `trainer.async_loop` are TRL's
+experimental surface (see `watercolor.rollout`); tests/train/test_revision.py trains through it.
+Only the `hf` sampler: `watercolor.train` refuses `task.turns` > 1 with vLLM.
+"""
+
+from __future__ import annotations
+
+import time
+
+from watercolor.rewards.trl_adapter import RolloutScorer
+from watercolor.rollout import conversation_ids, eos_token_ids, generate
+from watercolor.tasks.painting.feedback import feedback, revision_conversation
+
+
+class RevisionRollout:
+    """A TRL `rollout_func`: `turns` replies per trajectory, each after feedback on the last."""
+
+    def __init__(self, scorer: RolloutScorer, turns: int = 2) -> None:
+        if turns < 2:
+            raise ValueError(f"a revision episode has at least 2 turns, got turns={turns}")
+        self.scorer, self.turns = scorer, turns
+
+    def __call__(self, prompts: list, trainer) -> dict[str, list]:
+        started = time.perf_counter()
+        tokenizer, kwargs = trainer.processing_class, trainer.args.chat_template_kwargs or {}
+        prompt_ids = conversation_ids(prompts, tokenizer, kwargs)
+        eos_ids = eos_token_ids(trainer.generation_config)
+        completion_ids = generate(trainer, prompt_ids)
+        env_mask = [[1] * len(ids) for ids in completion_ids]
+        conversations = [list(prompt) for prompt in prompts]
+        reply_ids = completion_ids
+        draft_rewards: list[float | None] = []
+        for _ in range(self.turns - 1):
+            replies = [tokenizer.decode(ids, skip_special_tokens=True) for ids in reply_ids]
+            canvases, scores = self.scorer.paint_and_score(trainer.async_loop, prompts, replies)
+            draft_rewards = draft_rewards or [score.total for score in scores]  # logged only
+            turn_ids = []
+            for i, reply in enumerate(replies):
+                text = feedback(canvases[i], scores[i])
+                before = [*conversations[i], {"role": "assistant", "content": reply}]
+                conversations[i] = revision_conversation(conversations[i], reply, text)
+                ended = bool(reply_ids[i]) and reply_ids[i][-1] in eos_ids
+                turn_ids.append(feedback_ids(tokenizer, before, conversations[i], ended, kwargs))
+            contexts = [
+                p + c + t for p, c, t in zip(prompt_ids, completion_ids, turn_ids, strict=True)
+            ]
+            reply_ids = generate(trainer, contexts, on_finished=self._paint_ahead(tokenizer))
+            for i, (turn, reply) in enumerate(zip(turn_ids, reply_ids, strict=True)):
+                completion_ids[i] = completion_ids[i] + turn + reply
+                env_mask[i] = env_mask[i] + [0] * len(turn) + [1] * len(reply)
+        final = [tokenizer.decode(ids, skip_special_tokens=True) for ids in reply_ids]
+        self.scorer.note_generation(time.perf_counter() - started)
+        return {
+            "prompt_ids": prompt_ids,
+            "completion_ids": completion_ids,
+            "logprobs": None,
+            "env_mask": env_mask,
+            "final_reply": final,
+            "draft_reward": draft_rewards,
+        }
+
+    def _paint_ahead(self, tokenizer):
+        def paint_now(row: int, ids: list[int]) -> None:
+            self.scorer.prefetch(tokenizer.decode(ids, skip_special_tokens=True))
+
+        return paint_now
+
+
+def feedback_ids(
+    tokenizer, before: list[dict], after: list[dict], reply_ended: bool, kwargs: dict
+) -> list[int]:
+    """The ids of what the chat template puts between the reply that ends `before` and the
+    generation prompt after `after`'s feedback turn (the reply's own EOS excluded when it
+    emitted one; included when it was cut off, so the turn is closed)."""
+    reply = before[-1]["content"]
+    closed = tokenizer.apply_chat_template(before, tokenize=False, **kwargs)
+    opened = tokenizer.apply_chat_template(
+        after, tokenize=False, add_generation_prompt=True, **kwargs
+    )
+    at = closed.rfind(reply)
+    if at < 0 or not opened.startswith(closed):
+        raise ValueError(
+            "this chat template does not render an assistant turn as its content followed by "
+            "the next turns, so revision episodes cannot extend the sampled ids with it"
+        )
+    between = closed[at + len(reply) :] + opened[len(closed) :]
+    eos = tokenizer.eos_token or ""
+    if reply_ended and eos and between.startswith(eos):
+        between = between[len(eos) :]
+    return tokenizer(between, add_special_tokens=False)["input_ids"]
