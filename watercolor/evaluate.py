@@ -404,15 +404,18 @@ def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:
     prompts = instantiate(cfg.task.eval_prompts)[: cfg.num_prompts]
     reward_sets = load_reward_sets(cfg.rewards)
     plain = OmegaConf.to_container(cfg, resolve=True)
-    table = evaluate_model(
-        model_path, prompts, reward_sets,
+    settings = dict(
         samples=cfg.samples, seed=cfg.seed,
         generation=plain["generation"], chat_template_kwargs=plain["chat_template_kwargs"],
         render=instantiate(cfg.renderer), episode=instantiate(cfg.task.episode),
-        conversation=instantiate(cfg.task.conversation),
-        canvas_dir=out_dir / "canvases", dtype=cfg.model.dtype,
+        conversation=instantiate(cfg.task.conversation), dtype=cfg.model.dtype,
     )  # fmt: skip
-    summary = write_report(table, out_dir, f"evaluate {model_path}", out_dir / "canvases")
+    if cfg.task.get("turns", 1) > 1:
+        summary = evaluate_revising(model_path, prompts, reward_sets, cfg, out_dir, settings)
+    else:
+        table = evaluate_model(model_path, prompts, reward_sets, canvas_dir=out_dir / "canvases",
+                               **settings)  # fmt: skip
+        summary = write_report(table, out_dir, f"evaluate {model_path}", out_dir / "canvases")
     tags = {"kind": "evaluate", "source": str(cfg.checkpoint or model_path)} | dict(cfg.tags)
     tags |= {"source_run_id": source_run} if source_run else {}
     params = flatten(plain) | {"model_path": model_path}
@@ -424,6 +427,26 @@ def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:
         mlflow.log_artifacts(str(out_dir))
     print(pd.Series(summary).to_string(float_format="%.3f"))
     print(f"written to {out_dir}")
+    return summary
+
+
+def evaluate_revising(model_path, prompts, reward_sets, cfg, out_dir: Path, settings) -> dict:
+    """`task.turns` > 1: drafts, controls and revisions (`watercolor.revise_eval`), written as
+    samples.csv/parquet and revision.json (each measure with its CI, per reward set); the
+    summary of the drafts plus every measure's mean as `revision/<set>/<measure>`."""
+    from watercolor.revise_eval import evaluate_revisions, revision_measures  # it imports us
+
+    table = evaluate_revisions(model_path, prompts, reward_sets,
+                               feedback_set=cfg.feedback_reward, **settings)  # fmt: skip
+    out_dir.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out_dir / "samples.csv", index=False)
+    table.to_parquet(out_dir / "samples.parquet", index=False)
+    measures = {name: revision_measures(table, name) for name in reward_sets}
+    report = {name: {m: vars(e) for m, e in found.items()} for name, found in measures.items()}
+    (out_dir / "revision.json").write_text(json.dumps(report, indent=2))
+    summary = summarise(table[table["role"] == "draft"])
+    for name, found in measures.items():
+        summary |= {f"revision/{name}/{m}": e.mean for m, e in found.items()}
     return summary
 
 
