@@ -11,8 +11,10 @@ import httpx
 import pytest
 from env_servers import free_port, start_server, wait_until_healthy
 
-from watercolor.env.client import PaintEnv, paint_remote
+from watercolor.config import reward_set
+from watercolor.env.client import PaintEnv, paint_remote, paint_session
 from watercolor.env.models import PaintAction
+from watercolor.tasks.painting.feedback import feedback
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -127,6 +129,20 @@ def test_stateless_http_step_paints_for_a_fresh_episode(server, bad_reply):
     assert answer["done"] and answer["reward"] == 0.0
     assert answer["observation"]["prompt"] and answer["observation"]["status"] == "violation"
     assert httpx.get(f"{url}/metadata", timeout=10).json()["name"] == "watercolor"
+
+
+async def test_one_turn_sessions_end_at_their_step_with_feedback(server, bad_reply):
+    """conf/task's default turns: 1. The step ends the episode, a second step is refused."""
+    url, _ = server
+    async with PaintEnv(base_url=url, message_timeout_s=300) as env:
+        (final,) = await paint_session(env, lambda messages: bad_reply, seed=10)
+        with pytest.raises(RuntimeError, match=r"episode is over \(1 step\(s\)"):
+            await env.step(PaintAction(reply=bad_reply))
+        state = await env.state()
+    assert final.done and final.reward == 0.0 and (state.turns, state.step_count) == (1, 1)
+    canvas = final.observation.to_canvas(reply=bad_reply)
+    score = reward_set("gated").score(canvas, prompt=final.observation.prompt)
+    assert final.observation.feedback == feedback(canvas, score)
 
 
 async def test_max_sessions_is_enforced(server):

@@ -45,6 +45,13 @@ def test_a_non_local_renderer_is_refused(capsys):
     assert "error: " in error and "RenderConfig" in error and "RemotePainter" in error
 
 
+def test_turns_below_one_are_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        make_app([*FLAGS, "--set", "task.turns=0"])
+    assert exit_.value.code == 2
+    assert "task.turns must be a whole number of steps" in capsys.readouterr().err
+
+
 def test_the_task_comes_from_the_composed_config():
     """Prompts and conversation are conf/task's (no render: the pool is never started)."""
     app, _ = make_app([*FLAGS, "--set", "task.train_prompts.split=heldout"])

@@ -5,14 +5,21 @@
         result = await env.step(PaintAction(reply=reply))
         result.reward, result.observation.status         # (0.41, 'ok')
 
+    async with PaintEnv(base_url=url) as env:            # a server with --set task.turns=2
+        draft, revision = await paint_session(env, policy, seed=7)  # policy(messages) -> reply
+        draft.done, draft.observation.feedback, revision.done       # (False, 'The ...', True)
+
     painter = RemotePainter(["http://box-a:8000", "http://box-b:8000"])
     canvas = await painter(reply, seed=0)                # training's renderer (renderer=remote)
     observations = await paint_remote(urls, replies, seeds=[0, 1, 2, 3], prompts=prompts)
 
 `PaintEnv` is OpenEnv's `EnvClient` (one WebSocket, one server-side session) with our types;
-`.sync()` gives the blocking variant. `RemotePainter` spreads replies over several servers,
-round-robin, at most `sessions_per_server` sessions open on each (keep it at or under the
-server's `--max-sessions`, which refuses the rest). Every episode opens its own session, so
+`.sync()` gives the blocking variant. A session's episode takes the server's `turns` steps:
+step until `done` (`paint_session` does it, putting each step's feedback into the next turn's
+messages with the task's `revision_conversation`). `RemotePainter` (one step per reply, whatever
+the server's `turns`) spreads replies over several servers, round-robin, at most
+`sessions_per_server` sessions open on each (keep it at or under the server's
+`--max-sessions`, which refuses the rest). Every episode opens its own session, so
 there is no long-lived connection to repair: a server that comes back after a crash or a
 restart is simply reached again by the next episode that tries it.
 
@@ -25,9 +32,10 @@ every component (`watercolor.rewards.trl_adapter`), as it does for a local brows
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +47,7 @@ from websockets.exceptions import ConnectionClosed
 
 from watercolor.canvas import Canvas, Status
 from watercolor.env.models import PaintAction, PaintObservation, PaintState
+from watercolor.tasks.painting.feedback import revision_conversation
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +72,40 @@ class PaintEnv(EnvClient[PaintAction, PaintObservation, PaintState]):
 
     def _parse_state(self, payload: dict[str, Any]) -> PaintState:
         return PaintState.model_validate(payload)
+
+
+Messages = list[dict[str, str]]
+Policy = Callable[[Messages], str | Awaitable[str]]  # the conversation so far -> the next reply
+
+
+async def paint_session(
+    env: PaintEnv, policy: Policy, *, seed: int | None = None, prompt: str | None = None
+) -> list[StepResult[PaintObservation]]:
+    """One whole episode on an open session, however many steps the server's `turns` make it.
+
+    `policy(messages)` (sync or async) writes each reply: first to the task's messages (the
+    reset's system prompt and prompt), then to the conversation with its last reply and that
+    step's feedback added (`revision_conversation`, the turn training and evaluation use).
+    Returns every step's result, the last one `done`. A server that fails mid-episode raises
+    (one of `SERVER_FAILURES`, as `PaintEnv`'s own calls do): the session, and with it the
+    episode, is gone.
+    """
+    first = (await env.reset(seed=seed, prompt=prompt)).observation
+    messages = task_messages(first)
+    results = []
+    while True:
+        reply = policy(messages)
+        reply = await reply if inspect.isawaitable(reply) else reply
+        results.append(await env.step(PaintAction(reply=reply)))
+        if results[-1].done:
+            return results
+        messages = revision_conversation(messages, reply, results[-1].observation.feedback)
+
+
+def task_messages(first: PaintObservation) -> Messages:
+    """The chat a reset observation asks for: its system prompt (if any), then its prompt."""
+    system = [{"role": "system", "content": first.system_prompt}] if first.system_prompt else []
+    return [*system, {"role": "user", "content": first.prompt}]
 
 
 class Unreachable(Exception):

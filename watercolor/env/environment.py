@@ -1,4 +1,5 @@
-"""A task as an OpenEnv environment: one reply in, one scored canvas out (painting by default).
+"""A task as an OpenEnv environment: a reply in, a scored canvas and feedback out (painting by
+default), for up to `turns` steps per episode.
 
     async with RenderPool() as pool:
         env = PaintEnvironment(pool)
@@ -6,11 +7,25 @@
         final = await env.step_async(PaintAction(reply=reply))
         final.done, final.status, final.reward           # (True, 'ok', 0.41)
 
-Single-turn: `reset` draws a prompt from the task's prompts (deterministic in the seed) and
-takes the system prompt from the task's `conversation`; the one `step` runs the task's
-`episode` on the reply (painting's `paint`: extract the sketch, gate it, render it through the
-shared `RenderPool`) and scores the canvas. The score is the reward; `None` means an
-infrastructure failure (the row carries no verdict and must not count as a zero).
+        env = PaintEnvironment(pool, turns=2)            # draft, feedback, revision
+        env.reset(seed=7)
+        draft = await env.step_async(PaintAction(reply=reply))
+        draft.done, draft.feedback                       # (False, 'The sketch ran and ...')
+        final = await env.step_async(PaintAction(reply=revised))   # final.done: True
+
+`reset` draws a prompt from the task's prompts (deterministic in the seed) and takes the
+system prompt from the task's `conversation`. Each `step` runs the task's `episode` on the
+reply (painting's `paint`: extract the sketch, gate it, render it through the shared
+`RenderPool`, with the episode's seed, so a revision is painted with the draft's random
+numbers) and scores the canvas. The score is that step's reward, never a change over the draft
+(paying for improvement would teach a bad draft on purpose); `None` means an infrastructure
+failure (the row carries no verdict and must not count as a zero). Every step's observation
+carries the task's `feedback(canvas, score)` (the text a revising painter reads next); the
+`turns`-th step ends the episode (`done`), and a step after that raises until `reset`, as
+OpenEnv's own environments refuse a step outside an episode. `turns` is conf/task's
+(`task.turns`, 1 by default: one reply, as before). A multi-step episode needs a session
+(the WebSocket `PaintEnv`): OpenEnv's stateless HTTP `/step` makes a fresh environment for
+each request, so each HTTP step is the first step of a new episode.
 
 The task's pieces default to painting's own (`paint` with the anchor's rules, the train
 prompts, `conversation`); `serve.py` passes conf/task's instead, so the server runs the
@@ -43,18 +58,23 @@ from watercolor.canvas import Canvas, Status
 from watercolor.env.models import PaintAction, PaintObservation, PaintState
 from watercolor.env.scoring import gated_coverage
 from watercolor.render.pool import RenderPool
+from watercolor.rewards.reward_set import Score
 from watercolor.tasks.painting import prompts as painting
 from watercolor.tasks.painting.episode import paint
+from watercolor.tasks.painting.feedback import feedback
 
 log = logging.getLogger(__name__)
 
-Scorer = Callable[[Canvas, str], float | None | Awaitable[float | None]]
+# A reward set's `Score` (its total is the reward; its components go into the feedback) or a
+# bare total (no component line in the feedback).
+Scorer = Callable[[Canvas, str], Score | float | None | Awaitable[Score | float | None]]
 Episode = Callable[..., Awaitable[Canvas]]  # episode(pool, reply, seed=...) -> Canvas
 Conversation = Callable[[str], list[dict[str, str]]]  # prompt -> chat messages
 
 
 class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
-    """One painting episode per reset; many instances (sessions) share one `RenderPool`."""
+    """One painting episode (`turns` steps) per reset; many instances (sessions) share one
+    `RenderPool`."""
 
     # Sessions share nothing mutable but the pool, and the pool queues concurrent renders.
     SUPPORTS_CONCURRENT_SESSIONS = True
@@ -68,10 +88,13 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
         conversation: Conversation = painting.conversation,
         score: Scorer = gated_coverage,
         loop: asyncio.AbstractEventLoop | None = None,
+        turns: int = 1,
     ) -> None:
-        """`prompts` default to painting's train prompts; the others' defaults are painting's."""
+        """`prompts` default to painting's train prompts; the others' defaults are painting's.
+        `turns` (steps per episode, at least 1): the server passes conf/task's."""
         super().__init__()
         self._pool, self._episode, self._score = pool, episode, score
+        self._turns = checked_turns(turns)
         self._prompts = list(prompts or painting.prompts("train"))
         self._conversation, self._loop = conversation, loop
         self._state = PaintState()
@@ -88,26 +111,34 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
             seed = random.SystemRandom().randrange(2**31)
         prompt = prompt or random.Random(seed).choice(self._prompts)
         episode_id = episode_id or str(uuid.uuid4())
-        self._state = PaintState(episode_id=episode_id, prompt=prompt, seed=seed)
+        self._state = PaintState(episode_id=episode_id, prompt=prompt, seed=seed, turns=self._turns)
         return PaintObservation(prompt=prompt, system_prompt=self._system_prompt(prompt), seed=seed)
 
     async def step_async(
         self, action: PaintAction, timeout_s: float | None = None, **kwargs: Any
     ) -> PaintObservation:
-        """Render and score the reply; the episode is done after this one step."""
-        if self._state.step_count > 0:
-            raise RuntimeError("the episode is over (one step per episode); call reset()")
+        """Render and score the reply, with feedback; the `turns`-th step ends the episode."""
+        if self._state.step_count >= self._state.turns:
+            raise RuntimeError(
+                f"the episode is over ({self._state.turns} step(s) per episode); call reset()"
+            )
         if not self._state.prompt:
             self.reset()  # stateless HTTP /step builds a fresh environment per request
         started = time.time()
         canvas = await self._render(action.reply)
         score = await self._score_canvas(canvas)
+        total = score.total if isinstance(score, Score) else score
         self._state.step_count += 1
-        self._state.status, self._state.score = str(canvas.status), score
+        self._state.status, self._state.score = str(canvas.status), total
         # Server-side wall clock, so clients can see that sessions render concurrently.
         timestamps = {"step_started": started, "step_finished": time.time()}
         return PaintObservation.from_canvas(
-            canvas, score, prompt=self._state.prompt, metadata=timestamps
+            canvas,
+            total,
+            done=self._state.step_count == self._state.turns,
+            feedback=feedback(canvas, score if isinstance(score, Score) else None),
+            prompt=self._state.prompt,
+            metadata=timestamps,
         )
 
     def step(
@@ -125,7 +156,10 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
     def get_metadata(self) -> EnvironmentMetadata:
         return EnvironmentMetadata(
             name="watercolor",
-            description="Paint the prompt in p5.brush watercolour: one reply, one scored canvas.",
+            description=(
+                "Paint the prompt in p5.brush watercolour: each reply a scored canvas with "
+                f"feedback, {self._turns} step(s) per episode."
+            ),
             version="0.1.0",
         )
 
@@ -144,7 +178,7 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
             errors = [f"render failed: {error!r}"]
             return Canvas(Status.INFRA_ERROR, errors=errors, reply=reply, seed=self._state.seed)
 
-    async def _score_canvas(self, canvas: Canvas) -> float | None:
+    async def _score_canvas(self, canvas: Canvas) -> Score | float | None:
         """Run the scorer off the event loop (other sessions keep moving); failure -> None."""
         try:
             if inspect.iscoroutinefunction(self._score):
@@ -155,3 +189,10 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
         except Exception:
             log.exception("scorer failed")
             return None
+
+
+def checked_turns(turns: int) -> int:
+    """`turns` if it is a whole number of steps, at least 1; ValueError otherwise."""
+    if isinstance(turns, bool) or not isinstance(turns, int) or turns < 1:
+        raise ValueError(f"task.turns must be a whole number of steps, at least 1, not {turns!r}")
+    return turns

@@ -8,9 +8,10 @@
     ('violation', 0.0, True, ['no_sketch'])
 
 OpenEnv moves pydantic models as JSON: `PaintAction` is the model's reply text,
-`PaintObservation` is the prompt (after reset) or the scored render (after the step),
-`PaintState` is the episode's bookkeeping. The canvas travels as base64 PNG, so a client
-can rebuild the `Canvas` (`to_canvas()`) and score it with any reward set locally.
+`PaintObservation` is the prompt (after reset) or a scored render (after each step, with the
+environment's `feedback` on it; `done` on the episode's last step), `PaintState` is the
+episode's bookkeeping. The canvas travels as base64 PNG, so a client can rebuild the `Canvas`
+(`to_canvas()`) and score it with any reward set locally.
 """
 
 from __future__ import annotations
@@ -42,10 +43,15 @@ class PaintObservation(Observation):
     timings: dict[str, float] = Field(default_factory=dict, description="Milliseconds per phase")
     sketch: str = Field(default="", description="The extracted JavaScript that was run")
     seed: int | None = Field(default=None, description="Seed of Math.random in the page")
+    feedback: str = Field(
+        default="", description="What the environment saw, in words (tasks.painting.feedback)"
+    )
 
     @classmethod
-    def from_canvas(cls, canvas: Canvas, score: float | None, **fields) -> PaintObservation:
-        """The final observation of an episode: the canvas, its score as the reward, done."""
+    def from_canvas(
+        cls, canvas: Canvas, score: float | None, *, done: bool = True, **fields
+    ) -> PaintObservation:
+        """A step's observation: the canvas, its score as the reward; the last step is done."""
         png = base64.b64encode(canvas.png).decode("ascii") if canvas.png is not None else None
         return cls(
             status=str(canvas.status),
@@ -53,7 +59,7 @@ class PaintObservation(Observation):
             violations=list(canvas.violations),
             score=score,
             reward=score,
-            done=True,
+            done=done,
             png_base64=png,
             timings=dict(canvas.timings),
             sketch=canvas.sketch,
@@ -79,9 +85,10 @@ class PaintObservation(Observation):
 
 
 class PaintState(State):
-    """One episode: which prompt, which seed, and (once stepped) how it ended."""
+    """One episode: which prompt, which seed, how many steps, and how the last step ended."""
 
     prompt: str = Field(default="", description="What to paint")
+    turns: int = Field(default=1, description="Steps in the episode (1: one reply, 2: + revision)")
     seed: int | None = Field(default=None, description="Seed of the prompt draw and the render")
-    status: str | None = Field(default=None, description="Render status after the step")
-    score: float | None = Field(default=None, description="Score after the step")
+    status: str | None = Field(default=None, description="Render status after the last step")
+    score: float | None = Field(default=None, description="Score after the last step")

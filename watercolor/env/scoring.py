@@ -6,17 +6,18 @@
     >>> gated_coverage(Canvas(status=Status.INFRA_ERROR)) is None
     True
 
-`PaintEnvironment` takes any `score(canvas, prompt) -> float | None` (sync or async). The
-server scores with a reward set from conf/reward/ (`RewardSetScore`, `--reward NAME`, default
-conf/train.yaml's), the same sets training uses; `gated_coverage` is the simplest scorer there
-is (`PaintEnvironment`'s default), kept for quick checks. Coverage is the task's own measure
-(`painted_fraction`).
+`PaintEnvironment` takes any `score(canvas, prompt) -> Score | float | None` (sync or async).
+The server scores with a reward set from conf/reward/ (`RewardSetScore`, `--reward NAME`,
+default conf/train.yaml's), the same sets training uses: its `Score`'s total is the reward and
+its components go into the feedback. `gated_coverage` is the simplest scorer there is
+(`PaintEnvironment`'s default, a bare total), kept for quick checks. Coverage is the task's own
+measure (`painted_fraction`).
 """
 
 from __future__ import annotations
 
 from watercolor.canvas import Canvas
-from watercolor.rewards.reward_set import RewardSet
+from watercolor.rewards.reward_set import RewardSet, Score
 from watercolor.tasks.painting.gate import painted_fraction
 
 
@@ -33,10 +34,10 @@ def gated_coverage(canvas: Canvas, prompt: str = "") -> float | None:
 
 
 class RewardSetScore:
-    """A reward set as the environment's scorer: the set's total (None: no verdict)."""
+    """A reward set as the environment's scorer: the set's `Score` (total None: no verdict)."""
 
     def __init__(self, rewards: RewardSet) -> None:
         self.rewards = rewards
 
-    def __call__(self, canvas: Canvas, prompt: str = "") -> float | None:
-        return self.rewards.score(canvas, prompt=prompt).total
+    def __call__(self, canvas: Canvas, prompt: str = "") -> Score:
+        return self.rewards.score(canvas, prompt=prompt)

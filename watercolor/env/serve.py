@@ -2,12 +2,14 @@
 
     python -m watercolor.env.serve --host 127.0.0.1 --port 8000 --max-sessions 16 --workers 2
     python -m watercolor.env.serve --pixel-density 1 --set task.episode.rules.max_chars=8000
+    python -m watercolor.env.serve --set task.turns=2      # draft, feedback, one revision
 
 It serves what training renders: the renderer, the task (episode with its gate rules, prompts,
 system prompt) and the reward set come from conf/train.yaml composed with the rendering flags
 and `--set` overrides, exactly as for `python -m watercolor.render` and `watercolor.score`
 (`watercolor.render.cli`). The renderer must be the local one (a `RenderConfig`):
-`renderer=remote` is refused.
+`renderer=remote` is refused. A session's episode takes conf/task's `turns` steps (1 by
+default); each step returns the canvas, its score and the environment's feedback.
 
 Each WebSocket session (`PaintEnv` client) gets its own `PaintEnvironment`; all of them
 share one `RenderPool` (one Chromium, `--workers` warm pages), so renders from different
@@ -32,7 +34,7 @@ from omegaconf import DictConfig, OmegaConf
 from openenv.core.env_server.http_server import create_app
 
 from watercolor.config import default_option, reward_set_names
-from watercolor.env.environment import PaintEnvironment
+from watercolor.env.environment import PaintEnvironment, checked_turns
 from watercolor.env.models import PaintAction, PaintObservation, PaintState
 from watercolor.env.scoring import RewardSetScore
 from watercolor.render import cli
@@ -42,8 +44,10 @@ from watercolor.render.pool import RenderConfig, RenderPool
 def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int = 16) -> FastAPI:
     """The OpenEnv app for a composed conf/train.yaml: `max_sessions` concurrent sessions of
     its task, scored with its reward set, over one pool of its renderer (`workers` pages,
-    default the renderer's own) started with the app. ValueError unless the renderer is local.
+    default the renderer's own) started with the app. ValueError unless the renderer is local
+    and `task.turns` is a whole number of steps, at least 1.
     """
+    turns = checked_turns(cfg.task.turns)  # a bad value is a usage error now, not per session
     pool = RenderPool(local_renderer(cfg, workers))
     factory = functools.partial(
         PaintEnvironment,
@@ -52,6 +56,7 @@ def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int 
         prompts=instantiate(cfg.task.train_prompts),
         conversation=instantiate(cfg.task.conversation),
         score=RewardSetScore(instantiate(cfg.reward)),
+        turns=turns,
     )
     app = create_app(
         factory,
