@@ -40,6 +40,8 @@ from watercolor.rewards.trl_adapter import RolloutScorer
 from watercolor.rollout import conversation_ids, eos_token_ids, generate
 from watercolor.tasks.painting.feedback import feedback, revision_conversation
 
+REPLY_MARK = "\u2063REPLY\u2063"  # stands for the sampled reply when rendering what follows it
+
 
 class RevisionRollout:
     """A TRL `rollout_func`: `turns` replies per trajectory, each after feedback on the last."""
@@ -66,10 +68,9 @@ class RevisionRollout:
             turn_ids = []
             for i, reply in enumerate(replies):
                 text = feedback(canvases[i], scores[i])
-                before = [*conversations[i], {"role": "assistant", "content": reply}]
                 conversations[i] = revision_conversation(conversations[i], reply, text)
                 ended = bool(reply_ids[i]) and reply_ids[i][-1] in eos_ids
-                turn_ids.append(feedback_ids(tokenizer, before, conversations[i], ended, kwargs))
+                turn_ids.append(feedback_ids(tokenizer, conversations[i], ended, kwargs))
             contexts = [
                 p + c + t for p, c, t in zip(prompt_ids, completion_ids, turn_ids, strict=True)
             ]
@@ -95,24 +96,25 @@ class RevisionRollout:
         return paint_now
 
 
-def feedback_ids(
-    tokenizer, before: list[dict], after: list[dict], reply_ended: bool, kwargs: dict
-) -> list[int]:
-    """The ids of what the chat template puts between the reply that ends `before` and the
-    generation prompt after `after`'s feedback turn (the reply's own EOS excluded when it
-    emitted one; included when it was cut off, so the turn is closed)."""
-    reply = before[-1]["content"]
-    closed = tokenizer.apply_chat_template(before, tokenize=False, **kwargs)
-    opened = tokenizer.apply_chat_template(
-        after, tokenize=False, add_generation_prompt=True, **kwargs
+def feedback_ids(tokenizer, episode: list[dict], reply_ended: bool, kwargs: dict) -> list[int]:
+    """The ids of what the chat template puts after the reply in `episode` (its messages so far,
+    ending with the assistant's reply and the feedback turn): the turn's end, the feedback turn,
+    the next generation prompt. The reply's own EOS is left out when it emitted one, and kept
+    when it was cut off, so the turn is closed.
+
+    The reply is rendered as a marker and cut after it: templates that rewrite earlier turns
+    (Qwen's drop a past turn's thinking) still give the text that follows the sampled ids.
+    """
+    marked = [*episode[:-2], {"role": "assistant", "content": REPLY_MARK}, episode[-1]]
+    text = tokenizer.apply_chat_template(
+        marked, tokenize=False, add_generation_prompt=True, **kwargs
     )
-    at = closed.rfind(reply)
-    if at < 0 or not opened.startswith(closed):
+    if text.count(REPLY_MARK) != 1:
         raise ValueError(
-            "this chat template does not render an assistant turn as its content followed by "
-            "the next turns, so revision episodes cannot extend the sampled ids with it"
+            "this chat template does not render the assistant's reply as written, so revision "
+            "episodes cannot extend the sampled ids with the feedback turn"
         )
-    between = closed[at + len(reply) :] + opened[len(closed) :]
+    between = text[text.index(REPLY_MARK) + len(REPLY_MARK) :]
     eos = tokenizer.eos_token or ""
     if reply_ended and eos and between.startswith(eos):
         between = between[len(eos) :]

@@ -42,9 +42,8 @@ def test_feedback_ids_continue_the_sampled_draft_as_the_template_renders_the_epi
     prompt_ids = tokenizer.apply_chat_template(TASK, add_generation_prompt=True)["input_ids"]
     draft_ids = tokenizer(DRAFT, add_special_tokens=False)["input_ids"]
     draft_ids += [tokenizer.eos_token_id] if draft_ended else []  # else: cut off at the limit
-    before = [*TASK, {"role": "assistant", "content": DRAFT}]
     after = revision_conversation(TASK, DRAFT, "The sketch threw an error and painted nothing.")
-    turn = feedback_ids(tokenizer, before, after, draft_ended, {})
+    turn = feedback_ids(tokenizer, after, draft_ended, {})
     rendered = tokenizer.apply_chat_template(after, tokenize=False, add_generation_prompt=True)
     assert as_template_renders(tokenizer, prompt_ids + draft_ids + turn) == rendered
     # the feedback turn holds the environment's words, and never the draft's own tokens
@@ -61,9 +60,8 @@ def test_a_template_that_rewrites_the_reply_is_refused_clearly(tokenizer):
         def apply_chat_template(messages, tokenize=False, add_generation_prompt=False):
             return "".join(m["role"] for m in messages)
 
-    before = [*TASK, {"role": "assistant", "content": DRAFT}]
     with pytest.raises(ValueError, match="cannot extend the sampled ids"):
-        feedback_ids(Rewriting, before, revision_conversation(TASK, DRAFT, "x"), True, {})
+        feedback_ids(Rewriting, revision_conversation(TASK, DRAFT, "x"), True, {})
 
 
 def test_fewer_than_two_turns_is_not_a_revision_episode():
@@ -167,3 +165,16 @@ def test_revision_settings_that_cannot_work_are_refused_before_loading():
             with pytest.raises(ValueError, match=message):
                 check_settings(compose("train", overrides))
         check_settings(compose("train", ["task.turns=2"]))
+
+
+def test_feedback_ids_follow_a_thinking_template_as_the_recipes_use_it():
+    # Qwen3.5's template (the real-model recipes'), thinking off: the revision's generation
+    # prompt carries the empty thinking block, as the draft's did; the sampled draft is kept.
+    from watercolor.policy.tiny_qwen35 import qwen35_tokenizer
+
+    tokenizer = qwen35_tokenizer([DRAFT, "paint a red fox in watercolour"] * 4, 300)
+    kwargs = {"enable_thinking": False}
+    after = revision_conversation(TASK, DRAFT, "The sketch threw an error and painted nothing.")
+    turn = tokenizer.decode(feedback_ids(tokenizer, after, True, kwargs))
+    assert turn.startswith("\n<|im_start|>user\n") and "painted nothing" in turn
+    assert turn.endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n"), turn
