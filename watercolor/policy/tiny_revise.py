@@ -1,0 +1,394 @@
+"""The revising tiny painter: the embedded tiny painter, warm-started further on revision records.
+
+    >>> from watercolor.policy.tiny_revise import SMOKE_REVISE, ensure_revising_model
+    >>> path = ensure_revising_model(SMOKE_REVISE, "outputs/cache")   # builds once, then reuses
+    >>> from watercolor.policy.loading import load_policy
+    >>> model, tokenizer = load_policy(path)
+
+Or from a shell: `python -m watercolor.policy.tiny_revise [--smoke] [--threads 1] [--workers 1]`;
+in training, `model=tiny_revise task.turns=2` (conf/model/tiny_revise.yaml).
+
+The build, in three cached steps:
+
+1. The base painter, `watercolor.policy.tiny.ensure_tiny_model(config.base)`: by default the
+   default painter itself (`tiny.DEFAULT`), found in the cache, not rebuilt.
+2. Revision records (`watercolor.policy.revision_corpus`: crash -> fixed, flat -> layered,
+   weak -> better, off-colour -> on-colour, good -> kept), painted in headless Chromium by the
+   training renderer and task episode (conf/renderer/local.yaml, conf/task/painting.yaml) and
+   scored by the reward set `config.feedback_reward` (conf/reward/<name>.yaml, `fine_grained`:
+   the default run's), so each feedback turn is `feedback(canvas, score)` of the draft's real
+   canvas, as `watercolor.revision` writes it. At most `9 * records_per_kind` renders of ~1-7
+   CPU-s each; cached as `<cache_root>/revision-records-<hash>.json`, so a model that changes
+   only its SFT settings renders nothing, and copied beside the weights (`revision_records.json`).
+3. Supervised fine-tuning continued from the base's weights and tokenizer, with the base's own
+   recipe (`tiny.warm_start`: TRL's SFTTrainer on prompt-completion records, loss on the
+   completion only), on the revision records mixed with `replay_records` of the base's own
+   single-turn records, meant to keep its drafts the base's (not measured yet).
+
+Where the loss falls: a revision record's prompt is the whole episode (task messages, the
+draft as an assistant turn, the feedback turn) and its completion is the revision, so only the
+revision's tokens are trained. Drafts are never targets: four of the five kinds have a
+deliberately bad draft, and a good one is already the target of the base's own records (the
+replayed single-turn records, whose reply is the whole completion). The draft stays the base's.
+
+Why the reward set comes from conf/reward through Hydra (`watercolor.config.reward_set`) and
+not from a Python copy: the YAML is the one place its components and weights live, and the
+feedback lists them by name; a copy here would drift, and the painter would learn feedback
+naming components its runs do not report. Only the set's name is this config's; the resolved
+YAML is hashed into the records' name.
+
+Cache names. `tiny-revise-<hash>` covers this config, the base's own hash (`tiny.config_hash`:
+tiny.py, the corpus modules, the prompts), the records' hash and this module's source. The
+records' hash covers the record settings, the resolved reward set, renderer (less its worker
+count) and episode configs, and the source of the modules that make and judge the records:
+`revision_corpus`, the feedback and episode modules, the gate, the reward components' modules
+and what they import from this package. The default painter's name is untouched: nothing here
+is part of what `tiny.config_hash` reads. Not hashed: Chromium and the JS assets the records were
+painted with (a new version of either can change a canvas, and so a score); delete a cached
+records file to paint them again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import inspect
+import json
+import random
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from types import ModuleType
+
+import torch
+from hydra.utils import instantiate
+from omegaconf import OmegaConf
+from transformers import AutoModelForCausalLM, AutoTokenizer, set_seed
+
+from watercolor.config import compose_train
+from watercolor.policy import revision_corpus, tiny
+from watercolor.policy.revision_corpus import kind_counts, plan_revisions, revision_records
+from watercolor.policy.tiny import (
+    BUILD_INFO,
+    DEFAULT,
+    DEFAULT_CACHE_ROOT,
+    SMOKE,
+    TinyConfig,
+    build_once,
+    ensure_tiny_model,
+    read_build_info,
+    training_records,
+    warm_start,
+)
+
+RECORDS = "revision_records.json"
+
+
+@dataclass(frozen=True)
+class ReviseConfig:
+    """Everything that decides the revising painter (all of it is hashed into its name)."""
+
+    base: TinyConfig = DEFAULT  # the painter it starts from (the default painter)
+    # revision records: `records_per_kind` plans of each of the five kinds, each at most two
+    # renders (draft and revision; a refused draft none, a kept one shares its render)
+    records_per_kind: int = 40
+    records_seed: int = 0
+    feedback_reward: str = "fine_grained"  # conf/reward/<name>.yaml: scores in the feedback
+    min_gain: float = 0.02  # a changed revision's least gain in total over its draft
+    good_total: float = 0.6  # a kept draft's least total
+    # supervised warm start, continued from the base's weights
+    replay_records: int = 160  # the base's single-turn records mixed in (drafting kept)
+    steps: int = 150
+    batch_size: int = 8
+    max_length: int = 2048  # tokens; a longer record is an error (truncation cuts the revision)
+    learning_rate: float = 1e-3
+    warmup_steps: int = 10
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.base, TinyConfig):  # a mapping from a config system
+            object.__setattr__(self, "base", TinyConfig(**dict(self.base)))
+
+
+DEFAULT_REVISE = ReviseConfig()
+# Test scale: the smoke painter, one plan of each kind, a few steps. It keeps every plan (no
+# least gain, no least total), so five plans give the five kinds: its records teach the episode's
+# form, not judgement (at the default thresholds 7 of a sample of 15 plans failed them).
+SMOKE_REVISE = ReviseConfig(
+    base=SMOKE,
+    records_per_kind=1,
+    min_gain=-1.0,
+    good_total=0.0,
+    replay_records=8,
+    steps=6,
+    batch_size=4,
+    learning_rate=2e-3,
+    warmup_steps=1,
+)
+
+
+# --- what the records are judged with -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FeedbackSetup:
+    """The reward set, renderer and episode the records are painted and scored with, and the
+    resolved configs they came from (hashed)."""
+
+    rewards: object  # watercolor.rewards.reward_set.RewardSet
+    render: object  # watercolor.render.pool.RenderConfig
+    episode: object  # the task's gate-render-check function
+    configs: dict
+
+
+def feedback_setup(reward: str) -> FeedbackSetup:
+    """conf/train.yaml with `reward=<reward>`: its reward set, renderer and task episode."""
+    cfg = compose_train([f"reward={reward}"])
+    configs = {
+        key: OmegaConf.to_container(OmegaConf.select(cfg, key), resolve=True)
+        for key in ("reward", "renderer", "task.episode")
+    }
+    configs["renderer"].pop("workers")  # how many lanes paint does not change a canvas
+    return FeedbackSetup(
+        instantiate(cfg.reward), instantiate(cfg.renderer), instantiate(cfg.task.episode), configs
+    )
+
+
+def judging_modules(rewards) -> list[ModuleType]:
+    """The modules whose code decides a record: the record maker, feedback, episode and gate,
+    the reward set, each component's module and the `watercolor` modules it imports."""
+    from watercolor.rewards import reward_set
+    from watercolor.tasks.painting import episode, feedback, gate, jsscan
+
+    names = {m.__name__ for m in (revision_corpus, feedback, episode, gate, jsscan, reward_set)}
+    for component in rewards.components.values():
+        fn = getattr(component.fn, "func", component.fn)  # a functools.partial from the YAML
+        module = inspect.getmodule(fn)
+        names.add(module.__name__)
+        for value in vars(module).values():
+            name = value.__name__ if inspect.ismodule(value) else getattr(value, "__module__", "")
+            if isinstance(name, str) and name.startswith("watercolor."):
+                names.add(name)
+    return [sys.modules[name] for name in sorted(names)]
+
+
+def source_hash(modules: list[ModuleType]) -> str:
+    digest = hashlib.sha256()
+    for module in modules:
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def digest(payload: object) -> str:
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:12]
+
+
+RECORD_FIELDS = ("records_per_kind", "records_seed", "feedback_reward", "min_gain", "good_total")
+
+
+def records_hash(config: ReviseConfig, setup: FeedbackSetup | None = None) -> str:
+    """12 hex digits naming the records: their settings, prompts, judges and code."""
+    setup = setup or feedback_setup(config.feedback_reward)
+    payload = {
+        **{name: getattr(config, name) for name in RECORD_FIELDS},
+        "prompts": config.base.prompts,
+        "configs": setup.configs,
+        "code": source_hash(judging_modules(setup.rewards)),
+        "corpus": tiny.recipe_fingerprint(),  # the sketch writers and the prompt list
+    }
+    return digest(payload)
+
+
+def config_hash(config: ReviseConfig, setup: FeedbackSetup | None = None) -> str:
+    """12 hex digits naming the revising painter: config, base, records, this module."""
+    payload = {
+        **asdict(config),
+        "base": tiny.config_hash(config.base),
+        "records": records_hash(config, setup),
+        "recipe": source_hash([sys.modules[__name__]]),
+    }
+    return digest(payload)
+
+
+def cache_dir(config: ReviseConfig, cache_root: str | Path = DEFAULT_CACHE_ROOT) -> Path:
+    return Path(cache_root) / f"tiny-revise-{config_hash(config)}"
+
+
+# --- records ------------------------------------------------------------------------------
+
+
+def ensure_revision_records(
+    config: ReviseConfig,
+    cache_root: str | Path = DEFAULT_CACHE_ROOT,
+    *,
+    workers: int | None = None,
+    progress: bool = True,
+) -> Path:
+    """The file of painted revision records for `config`, painting them on first use."""
+    setup = feedback_setup(config.feedback_reward)
+    name = records_hash(config, setup)
+    path = Path(cache_root) / f"revision-records-{name}.json"
+    if path.is_file():
+        return path
+    started = time.perf_counter()
+    records, painted = asyncio.run(paint_records(config, setup, workers, progress))
+    content = {
+        "hash": name,
+        "plans": 5 * config.records_per_kind,
+        "painted": painted,  # replies sent to the painter (the gate refuses some unrendered)
+        "kinds": kind_counts(records),
+        "wall_s": round(time.perf_counter() - started, 1),
+        "records": records,
+    }
+    if not all(content["kinds"].values()):
+        raise RuntimeError(f"revision records lack a kind: {content['kinds']}; plan more of each")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as out:
+        json.dump(content, out)
+    Path(out.name).replace(path)  # whole or absent, whoever writes it
+    return path
+
+
+async def paint_records(
+    config: ReviseConfig, setup: FeedbackSetup, workers: int | None, progress: bool
+) -> tuple[list[dict], int]:
+    """The records of `config`'s plans and how many replies were sent to the renderer."""
+    from watercolor.render.painters import LocalPainter
+
+    render = replace(setup.render, workers=workers or setup.render.workers)
+    painter = LocalPainter(render, setup.episode)
+    plans = plan_revisions(config.records_per_kind, config.records_seed, config.base.prompts)
+    try:
+        records = await revision_records(
+            plans,
+            painter,
+            setup.rewards,
+            min_gain=config.min_gain,
+            good_total=config.good_total,
+            progress=progress,
+        )
+    finally:
+        await painter.close()
+    return records, len({(p.draft, p.seed) for p in plans} | {(p.revision, p.seed) for p in plans})
+
+
+def read_records(path: str | Path) -> dict:
+    """A records file: its `records` and what making them took."""
+    return json.loads(Path(path).read_text())
+
+
+# --- model --------------------------------------------------------------------------------
+
+
+def sft_records(config: ReviseConfig, records: list[dict]) -> list[dict]:
+    """The revision records as prompt-completion pairs, plus replayed base records."""
+    revisions = [{"prompt": r["prompt"], "completion": r["completion"]} for r in records]
+    base = training_records(config.base)
+    replay = random.Random(config.seed).sample(base, min(config.replay_records, len(base)))
+    return revisions + replay
+
+
+def check_lengths(records: list[dict], tokenizer, max_length: int) -> int:
+    """The longest record's tokens; raises if one is longer than `max_length`."""
+    longest = max(
+        len(tokenizer.apply_chat_template(r["prompt"] + r["completion"], return_dict=False))
+        for r in records
+    )
+    if longest > max_length:
+        raise ValueError(f"a record has {longest} tokens, over max_length={max_length}")
+    return longest
+
+
+def sft_settings(config: ReviseConfig) -> TinyConfig:
+    """The base's config with this warm start's SFT settings (what `tiny.warm_start` reads)."""
+    names = ("steps", "batch_size", "max_length", "learning_rate", "warmup_steps", "seed")
+    return replace(config.base, **{name: getattr(config, name) for name in names})
+
+
+def build_revising_model(
+    config: ReviseConfig,
+    out_dir: str | Path,
+    cache_root: str | Path = DEFAULT_CACHE_ROOT,
+    *,
+    workers: int | None = None,
+    progress: bool = True,
+) -> dict:
+    """Build the revising painter into `out_dir` (no caching of its own); the build info."""
+    if config.max_length > config.base.max_positions:
+        raise ValueError(f"max_length {config.max_length} > max_positions of the base")
+    started, out_dir = time.perf_counter(), Path(out_dir)
+    threads = torch.get_num_threads()  # the caller's (build_once's) choice, for the base too
+    base_dir = ensure_tiny_model(config.base, cache_root, threads=threads, progress=progress)
+    records_path = ensure_revision_records(config, cache_root, workers=workers, progress=progress)
+    made = read_records(records_path)
+    tokenizer = AutoTokenizer.from_pretrained(base_dir)
+    model = AutoModelForCausalLM.from_pretrained(base_dir, dtype=torch.float32)
+    set_seed(config.seed)
+    dataset = sft_records(config, made["records"])
+    longest = check_lengths(dataset, tokenizer, config.max_length)
+    sft_started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="tiny-revise-sft-") as scratch:
+        logs = warm_start(model, tokenizer, dataset, sft_settings(config), Path(scratch), progress)
+    model.save_pretrained(out_dir)
+    tokenizer.save_pretrained(out_dir)
+    (out_dir / RECORDS).write_text(records_path.read_text())
+    info = {
+        "hash": config_hash(config),
+        "base": read_build_info(base_dir)["hash"],
+        "config": asdict(config),
+        "records": {k: made[k] for k in ("hash", "plans", "painted", "kinds", "wall_s")},
+        "longest_record_tokens": longest,
+        "losses": [{"step": row["step"], "loss": row["loss"]} for row in logs],
+        "final_loss": logs[-1]["loss"] if logs else None,
+        "sft_wall_s": round(time.perf_counter() - sft_started, 1),
+        "wall_s": round(time.perf_counter() - started, 1),
+        "threads": threads,
+    }
+    (out_dir / BUILD_INFO).write_text(json.dumps(info, indent=2))
+    return info
+
+
+def ensure_revising_model(
+    config: ReviseConfig = DEFAULT_REVISE,
+    cache_root: str | Path = DEFAULT_CACHE_ROOT,
+    *,
+    threads: int | None = None,
+    workers: int | None = None,
+    progress: bool = True,
+) -> Path:
+    """The directory of the built revising painter for `config`, building it on first use."""
+    return build_once(
+        cache_dir(config, cache_root),
+        lambda out: build_revising_model(
+            config, out, cache_root, workers=workers, progress=progress
+        ),
+        threads,
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Build (or find) the revising tiny painter.")
+    parser.add_argument("--smoke", action="store_true", help="the test-scale model")
+    parser.add_argument("--cache-root", default=str(DEFAULT_CACHE_ROOT))
+    parser.add_argument("--threads", type=int, default=None, help="torch intra-op threads")
+    parser.add_argument("--workers", type=int, default=None, help="render lanes (conf's: 2)")
+    parser.add_argument("--steps", type=int, default=None, help="override the SFT steps")
+    parser.add_argument("--records-per-kind", type=int, default=None)
+    args = parser.parse_args(argv)
+    config = SMOKE_REVISE if args.smoke else DEFAULT_REVISE
+    overrides = {"steps": args.steps, "records_per_kind": args.records_per_kind}
+    config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
+    path = ensure_revising_model(
+        config, args.cache_root, threads=args.threads, workers=args.workers
+    )
+    info = read_build_info(path)
+    keys = ("hash", "base", "records", "final_loss", "sft_wall_s", "wall_s")
+    print(json.dumps({k: info[k] for k in keys}))
+    print(path)
+
+
+if __name__ == "__main__":
+    main()
