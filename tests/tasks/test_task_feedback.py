@@ -27,7 +27,9 @@ ERROR = "TypeError: brush.wash is not a function (sketch.js:7:9)"
         (Canvas(Status.VIOLATION, violations=["bare_primitive"], errors=[GATE_MESSAGE]),
          ["refused", GATE_MESSAGE], ["bare_primitive"]),
         (Canvas(Status.ERROR, errors=[ERROR, "a later error"]),
-         ["threw", f"First error: {ERROR}"], ["a later error"]),
+         ["threw", f"First error: {ERROR}", "Nothing painted."], ["a later error", "kept"]),
+        (Canvas(Status.ERROR, png=b"png", errors=[ERROR]),  # painted, then threw
+         ["threw", "What it painted before that is kept."], ["Nothing painted"]),
         (Canvas(Status.TIMEOUT, errors=["the sketch ran past 10 s"]), ["time limit"], []),
         (Canvas(Status.CRASHED), ["crashed"], []),
         (Canvas(Status.INFRA_ERROR, errors=["browser gone"]), ["not the sketch's"], ["browser"]),

@@ -4,8 +4,9 @@
     >>> error = "TypeError: brush.wash is not a function (sketch.js:7:9)"
     >>> canvas = Canvas(Status.ERROR, errors=[error])
     >>> print(feedback(canvas))
-    The sketch threw an error and painted nothing.
+    The sketch threw an error.
     First error: TypeError: brush.wash is not a function (sketch.js:7:9)
+    Nothing painted.
     >>> from watercolor.tasks.painting.prompts import conversation
     >>> task = conversation("paint a red fox in watercolour")
     >>> turns = revision_conversation(task, "```js ... ```", feedback(canvas))
@@ -36,7 +37,7 @@ MAX_CHARS = 600
 HOW_IT_ENDED = {
     Status.OK: "The sketch ran and painted the canvas.",
     Status.VIOLATION: "The sketch was refused:",
-    Status.ERROR: "The sketch threw an error and painted nothing.",
+    Status.ERROR: "The sketch threw an error.",
     Status.TIMEOUT: "The sketch ran past its time limit and was stopped.",
     Status.CRASHED: "The page crashed under the sketch (it used too much memory or time).",
     Status.INFRA_ERROR: "The environment failed to paint the sketch (its fault, not the sketch's).",
@@ -55,6 +56,8 @@ def feedback(canvas: Canvas, score: Score | None = None, *, max_chars: int = MAX
         lines += [f"- {message}" for message in canvas.errors or canvas.violations]
     elif canvas.errors and canvas.status != Status.INFRA_ERROR:
         lines.append(f"First error: {canvas.errors[0]}")
+    if canvas.status in (Status.ERROR, Status.TIMEOUT):  # it may have painted before it stopped
+        lines.append("What it painted before that is kept." if canvas.png else "Nothing painted.")
     text = fit("\n".join(lines), max_chars)
     if score is None or not score.components:
         return text
