@@ -3,6 +3,7 @@
 import asyncio
 import base64
 import io
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -130,3 +131,12 @@ async def test_infrastructure_failures_give_no_reward(pool, watercolour_reply, b
     env = PaintEnvironment(pool, score=scorer_down)
     env.reset(seed=7)
     assert (await env.step_async(PaintAction(reply=bad_reply))).reward is None
+
+
+def test_the_environment_takes_the_one_episode_type_the_painters_define():
+    # Issue 21: two hand copies of the episode's type drifted apart in their docs; one remains.
+    from watercolor.env import environment
+    from watercolor.render import painters
+
+    assert environment.Episode is painters.Episode
+    assert "Episode = " not in Path(environment.__file__).read_text()

@@ -57,6 +57,7 @@ from openenv.core.env_server.types import EnvironmentMetadata
 from watercolor.canvas import Canvas, Status
 from watercolor.env.models import PaintAction, PaintObservation, PaintState
 from watercolor.env.scoring import gated_coverage
+from watercolor.render.painters import Episode  # the one type of a task's episode function
 from watercolor.render.pool import RenderPool
 from watercolor.rewards.reward_set import Score
 from watercolor.tasks.painting import prompts as painting
@@ -68,7 +69,6 @@ log = logging.getLogger(__name__)
 # A reward set's `Score` (its total is the reward; its components go into the feedback) or a
 # bare total (no component line in the feedback).
 Scorer = Callable[[Canvas, str], Score | float | None | Awaitable[Score | float | None]]
-Episode = Callable[..., Awaitable[Canvas]]  # episode(pool, reply, seed=...) -> Canvas
 Conversation = Callable[[str], list[dict[str, str]]]  # prompt -> chat messages
 
 
