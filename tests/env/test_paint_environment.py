@@ -139,4 +139,4 @@ def test_the_environment_takes_the_one_episode_type_the_painters_define():
     from watercolor.render import painters
 
     assert environment.Episode is painters.Episode
-    assert "Episode = " not in Path(environment.__file__).read_text()
+    assert "\nEpisode = " not in Path(environment.__file__).read_text()
