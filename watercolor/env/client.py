@@ -39,6 +39,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 from openenv.core.client_types import StepResult
@@ -139,6 +140,9 @@ class Server:
     @property
     def in_flight(self) -> int:
         return self.taken - self.rendered - self.lost
+
+
+FLEET_COUNTERS = ("taken", "rendered", "lost", "unreachable")  # Server's, logged per step
 
 
 class RemotePainter:
@@ -281,6 +285,16 @@ class RemotePainter:
                 "with the run's task overrides (python -m watercolor.env.serve --set ...)"
             )
         server.checked = True
+
+    def counters(self) -> dict[str, int]:
+        """Per server, so far: replies it took, answered and lost, and the times it took none
+        (the reply went to another server), as `fleet/<host:port>/<counter>`; the scorer logs
+        them each step beside `infra_failure_rate` (`watercolor.rewards.trl_adapter`)."""
+        return {
+            f"fleet/{urlsplit(server.url).netloc}/{name}": getattr(server, name)
+            for server in self.servers
+            for name in FLEET_COUNTERS
+        }
 
     async def close(self) -> None:
         """Nothing to close: each episode opens and closes its own session."""

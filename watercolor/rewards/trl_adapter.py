@@ -213,6 +213,8 @@ class RolloutScorer:
             if self._generation_s is not None:
                 metrics["generation_s"] = self._generation_s
             metrics |= draft_metrics(kwargs.get("draft_reward"), scores)
+            if counters := getattr(self.painter, "counters", None):  # a render fleet's, per server
+                metrics |= counters()
             for name, value in metrics.items():
                 log_metric(f"{ROLLOUT_PREFIX}{name}", value)
         self._generation_s = None
