@@ -42,6 +42,7 @@ from watercolor.rewards.trl_adapter import Painter, RolloutScorer
 from watercolor.rollout import GenerationClock, OverlappedRollout
 from watercolor.step_cpu import RewardsCpu, StepCpu
 from watercolor.study import job_sweep_dir, skip_reason, study_id
+from watercolor.tool_env import SubmitEpisodes, load_processor, refuse_group_components
 from watercolor.tracking import flatten, mlflow_run, run_name
 
 
@@ -125,6 +126,8 @@ def check_settings(cfg: DictConfig) -> None:
             f"task.turns={turns} (revision episodes) generates with transformers and paints "
             "each revision as it finishes already: use sampler=hf and overlap_rendering=false"
         )
+    if turns > 1 and cfg.model.get("takes_images", False):
+        refuse_group_components(cfg.reward.get("group_components") or {})
 
 
 def build_rollout(cfg: DictConfig, scorer: RolloutScorer):
@@ -133,6 +136,17 @@ def build_rollout(cfg: DictConfig, scorer: RolloutScorer):
     if cfg.task.get("turns", 1) > 1:
         return RevisionRollout(scorer, turns=cfg.task.turns)
     return OverlappedRollout(scorer) if cfg.overlap_rendering else None
+
+
+def build_submit_episodes(cfg: DictConfig, scorer: RolloutScorer, painter) -> SubmitEpisodes | None:
+    """TRL's `environment_factory` for models that take images (`model.takes_images`) when
+    `task.turns` > 1: they revise through a submit tool that shows them the canvas
+    (`watercolor.tool_env`); None for text models and single-turn episodes."""
+    if cfg.task.get("turns", 1) < 2 or not cfg.model.get("takes_images", False):
+        return None
+    return SubmitEpisodes(
+        scorer.reward_set, painter, cfg.task.turns, cfg.task.feedback_image_px, cfg.seed
+    )
 
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="train")
@@ -163,6 +177,11 @@ def main(cfg: DictConfig) -> float:
     reward_funcs, reward_weights = scorer.reward_functions()
     # TRL generates; revision episodes and overlap_rendering (hf sampler only) generate here.
     rollout = build_rollout(cfg, scorer)
+    # Models that take images revise through TRL's tool loop; the environment owns the reward.
+    if episodes := build_submit_episodes(cfg, scorer, painter):
+        tokenizer = load_processor(model_source(cfg.model))
+        reward_funcs, reward_weights, rollout = [], None, None
+        trainer_kwargs.setdefault("max_tool_calling_iterations", cfg.task.turns)  # then no more
     args = GRPOConfig(
         **trainer_kwargs,
         output_dir=str(run_dir),
@@ -190,6 +209,7 @@ def main(cfg: DictConfig) -> float:
             train_dataset=dataset,
             callbacks=callbacks,
             rollout_func=rollout,
+            environment_factory=episodes,
             peft_config=peft_config,
         )
         checkpoint = get_last_checkpoint(str(run_dir)) if cfg.resume else None
@@ -197,6 +217,8 @@ def main(cfg: DictConfig) -> float:
             trainer.train(resume_from_checkpoint=checkpoint)
         finally:
             close_painter(scorer, painter)
+            if episodes:
+                episodes.close()
         trainer.save_model(str(run_dir / "final"))
         mlflow.log_artifacts(str(run_dir / "final"), "final_model")
         mlflow.log_text(OmegaConf.to_yaml(cfg, resolve=True), "config.yaml")
