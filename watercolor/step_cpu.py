@@ -24,9 +24,10 @@ and end of the rewards call. With `overlap_rendering`, renders start during gene
 trainer's share of driving them lands in `step_cpu/generation_s`; Chromium's own time is counted
 wherever it falls.
 
-TRL times its blocks too (`profiling/Time taken: ...`, wall seconds), but logs them only to a
-tracker named in `report_to`, which here is "none" (watercolor logs to MLflow itself, see
-`watercolor.mlflow_callback`); these figures are CPU over the whole tree, which those are not.
+TRL times its blocks too (`profiling/Time taken: ...`, wall seconds), and logs them only to a
+tracker named in `report_to`: `tracking.trl_profiling=true` names MLflow there (watercolor
+logs everything else itself, see `watercolor.mlflow_callback`). Those are wall seconds of the
+trainer's blocks; these figures are CPU over the whole process tree.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from hydra.types import RunMode
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 from transformers import set_seed
+from transformers.integrations import MLflowCallback
 from transformers.trainer_utils import get_last_checkpoint
 from trl import GRPOConfig, GRPOTrainer
 
@@ -187,7 +188,9 @@ def main(cfg: DictConfig) -> float:
         output_dir=str(run_dir),
         seed=cfg.seed,
         reward_weights=reward_weights,
-        report_to="none",
+        # RolloutLogger logs the run (watercolor/mlflow_callback.py says why not report_to);
+        # "mlflow" here only lets TRL log its profiling blocks into the active run.
+        report_to=["mlflow"] if cfg.tracking.trl_profiling else "none",
     )
     params = flatten(OmegaConf.to_container(cfg, resolve=True))
     tags = run_tags(cfg)
@@ -212,6 +215,7 @@ def main(cfg: DictConfig) -> float:
             environment_factory=episodes,
             peft_config=peft_config,
         )
+        trainer.remove_callback(MLflowCallback)  # with report_to mlflow: RolloutLogger logs rows
         checkpoint = get_last_checkpoint(str(run_dir)) if cfg.resume else None
         try:
             trainer.train(resume_from_checkpoint=checkpoint)

@@ -87,12 +87,17 @@ def test_overlapped_rendering_trains_and_paints_replies_ahead(tmp_path):
     # The opt-in rollout_func (watercolor/rollout.py): TRL trains on the replies it generates,
     # and from the second step on (the reward loop is known after the first) finished replies
     # are painted while the rest of the batch is still being written.
-    run_training(tmp_path, "reward=gated", "overlap_rendering=true")
+    # It also logs TRL's own profile of its blocks (tracking.trl_profiling), once per step.
+    run_training(tmp_path, "reward=gated", "overlap_rendering=true", "tracking.trl_profiling=true")
     client = mlflow_client(tmp_path)
     (run,) = client.search_runs(client.get_experiment_by_name("watercolor").experiment_id)
     ahead = [m.value for m in client.get_metric_history(run.info.run_id, "rollouts/prefetched")]
     assert len(ahead) == 3 and ahead[0] == 0 and max(ahead[1:]) > 0, ahead
     assert len(client.get_metric_history(run.info.run_id, "reward/total")) == 3
+    profile = [k for k in run.data.metrics if k.startswith("profiling/Time taken: GRPOTrainer.")]
+    assert {"_calculate_rewards", "compute_loss"} <= {k.rsplit(".", 1)[1] for k in profile}, profile
+    # transformers' MLflowCallback is removed: the trainer's rows are logged once, by us
+    assert "loss" not in run.data.metrics and "train/loss" in run.data.metrics
     assert (tmp_path / "run" / "final" / "model.safetensors").exists()
 
 
