@@ -147,7 +147,7 @@ def generate_samples(
     with torch_threads(threads):
         for i, prompt in enumerate(tqdm(prompts, desc="generate", disable=not progress)):
             messages = conversation(prompt)
-            replies += _prompt_replies(model, tokenizer, i, prompt, messages, samples, seed,
+            replies += prompt_replies(model, tokenizer, i, prompt, messages, samples, seed,
                                        settings, chat_template_kwargs or {})  # fmt: skip
     return replies
 
@@ -177,7 +177,7 @@ def configured(key: str):
     return instantiate(OmegaConf.select(config.compose_config("evaluate"), key))
 
 
-def _prompt_replies(model, tokenizer, index: int, prompt: str, messages: list[dict],
+def prompt_replies(model, tokenizer, index: int, prompt: str, messages: list[dict],
                     samples: int, seed: int, settings: dict,
                     template_kwargs: Mapping) -> list[Sample]:  # fmt: skip
     """`samples` replies to one prompt (as chat `messages`), sampled with the prompt's own seed."""

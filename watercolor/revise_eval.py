@@ -43,10 +43,10 @@ from watercolor.canvas import Canvas, Status
 from watercolor.cores import torch_threads
 from watercolor.evaluate import (
     Sample,
-    _prompt_replies,
     configured,
     generate_samples,
     paint_replies,
+    prompt_replies,
     sampling_settings,
     score_rows,
 )
@@ -56,8 +56,6 @@ from watercolor.render.pool import RenderConfig
 from watercolor.rewards.reward_set import RewardSet
 from watercolor.stats import Estimate, bootstrap_means, cells, estimate, point_mean
 from watercolor.tasks.painting.feedback import feedback, revision_conversation
-
-REVISIONS = ("revision", "revision_empty", "revision_other")
 
 
 def feedback_texts(
@@ -99,7 +97,7 @@ def revise(
     revisions = []
     for draft, text in zip(drafts, texts, strict=True):
         messages = revision_conversation(conversation(draft.prompt), draft.reply, text)
-        (reply,) = _prompt_replies(model, tokenizer, draft.prompt_index, draft.prompt,
+        (reply,) = prompt_replies(model, tokenizer, draft.prompt_index, draft.prompt,
                                    messages, 1, seed + draft.sample, settings,
                                    template_kwargs or {})  # fmt: skip
         revisions.append(replace(reply, sample=draft.sample))
