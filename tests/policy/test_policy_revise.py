@@ -1,13 +1,15 @@
 """The revising tiny painter: its revision records (planned, judged, painted) and its build.
 
 Plans and the keep rule are pure; the records' feedback is checked on real renders (browser);
-the small build continues the session's smoke painter for a few steps (~2 min here), the full
-build is in the slow tier.
+the small build continues the session's smoke painter for a few steps (~2 min here). The full
+build (the default revising painter: hundreds of renders and 150 SFT steps, tens of minutes on
+2 cores) is too long for CI's 90 minutes and runs only when asked: WATERCOLOR_FULL_BUILDS=1.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from dataclasses import replace
@@ -231,6 +233,10 @@ def test_the_loss_falls_on_the_revision_only(small_build, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(
+    not os.environ.get("WATERCOLOR_FULL_BUILDS"),
+    reason="the full revising build takes tens of minutes; WATERCOLOR_FULL_BUILDS=1 runs it",
+)
 def test_the_full_revising_painter_builds(tmp_path, request):
     # The default revising painter: at most 9 x records_per_kind renders and 150 SFT steps on the
     # default painter (from outputs/cache when it is there; built otherwise). Many minutes.
