@@ -288,8 +288,12 @@ def train_split(args: argparse.Namespace, overlap: bool, jobs: int = 1) -> dict:
     out); `steps_per_hour` counts the steps of all of them (each job: `threads=1` when jobs > 1)."""
     with tempfile.TemporaryDirectory(prefix="watercolor-bench-") as tmp:
         root = Path(__file__).resolve().parents[1]
+        # Each run logs into its own scratch store (train_command's tracking.uri), which a
+        # MLFLOW_TRACKING_URI in our environment (a user's, or MLflow's own export after an
+        # in-process set_tracking_uri) would override: the runs do not inherit it.
+        env = {k: v for k, v in os.environ.items() if k != "MLFLOW_TRACKING_URI"}
         runs = [
-            subprocess.Popen(train_command(args, overlap, f"{tmp}/job{i}", jobs), cwd=root)
+            subprocess.Popen(train_command(args, overlap, f"{tmp}/job{i}", jobs), cwd=root, env=env)
             for i in range(jobs)
         ]
         if any(run.wait() for run in runs):

@@ -13,6 +13,7 @@ from render_sketches import SIZE, TIME_LIMIT_S, WATERCOLOUR, sketch, within_tole
 from watercolor.canvas import Status
 from watercolor.render import RenderConfig, RenderPool
 from watercolor.render import page as page_module
+from watercolor.render.pool import WALL_LIMIT_FACTOR
 from watercolor.render.watchdog import (
     CpuMeter,
     adopted_browser_processes,
@@ -104,7 +105,9 @@ async def test_a_sketch_past_its_limit_is_a_timeout_and_leaves_no_drawing_behind
         heavy = await own.render(GPU_HEAVY)
         assert heavy.status == Status.TIMEOUT, heavy.errors  # never infra_error
         assert "time limit" in heavy.errors[0]
-        assert time.perf_counter() - start < TIME_LIMIT_S + 3
+        # The limit is the browser's CPU time; on a busy machine (a parallel test worker beside
+        # it) the wall-clock backstop stops it: never later than that, plus the kill.
+        assert time.perf_counter() - start < TIME_LIMIT_S * WALL_LIMIT_FACTOR + 3
         assert (await own.render(WATERCOLOUR, seed=5)).status == Status.OK
         assert own.launches == 2  # the browser holding the queued drawing was replaced
 

@@ -6,6 +6,7 @@ It measures; it asserts no speed (DESIGN: performance goals live in the bench, n
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -15,12 +16,15 @@ from train_helpers import REPO
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 
-def test_bench_train_splits_sequential_and_overlapped_steps_and_runs_jobs_side_by_side():
+def test_bench_train_splits_sequential_and_overlapped_steps_and_runs_jobs_side_by_side(tmp_path):
     command = [
         sys.executable, "-m", "watercolor.bench", "train", "--smoke", "--steps", "2",
         "--jobs", "2", "--json",
     ]  # fmt: skip
-    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=900)
+    # A user's store (or MLflow's export of one, left by an earlier in-process run) must not
+    # take the benchmark's runs away from the scratch stores the bench reads them from.
+    env = os.environ | {"MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path}/elsewhere.db"}
+    done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     for mode, jobs in (("sequential", 1), ("overlapped", 1), ("jobs2", 2)):

@@ -34,6 +34,7 @@ def run_part(tmp_path, sweep: str, *overrides: str) -> subprocess.CompletedProce
                           timeout=1500)  # fmt: skip
 
 
+@pytest.mark.timeout(2 * 1500)  # two parts, each allowed run_part's 1500 s
 def test_a_study_runs_in_parts_and_compares_from_its_records(tmp_path, monkeypatch):
     # The parts run without MLFLOW_TRACKING_URI (run_part); so does compare, in this process.
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
