@@ -118,14 +118,28 @@ def _sample_cards(samples: pd.DataFrame, keys: Sequence[str], pngs: Mapping, out
     if "key" not in samples:
         return []
     rows = samples.set_index("key")
+    texts = {key: _lines(row["reply"]) for key, row in rows.iterrows()}
+    shared = _shared_prefix(list(texts.values()))  # a preamble every reply writes says nothing
     cards = []
     for key in (k for k in keys if k in rows.index):
         row = rows.loc[key]
-        first = [line for line in str(row["reply"]).splitlines() if line.strip()][:4]
+        first = texts[key][shared:][:4]
         cards.append({"image": relative(pngs[key], out_dir) if key in pngs else None,
                       "placeholder": row["status"], "caption": f"{key}: {row['prompt']}",
                       "lines": [f"status {row['status']}", *first]})  # fmt: skip
     return cards
+
+
+def _lines(reply: object) -> list[str]:
+    return [line for line in str(reply).splitlines() if line.strip()]
+
+
+def _shared_prefix(texts: Sequence[Sequence[str]]) -> int:
+    """How many leading lines all `texts` share (0 for fewer than two texts)."""
+    if len(texts) < 2:
+        return 0
+    return next((i for i, lines in enumerate(zip(*texts)) if len(set(lines)) > 1),
+                min(map(len, texts)))  # fmt: skip
 
 
 def _canvas_figure(grid: list[tuple[str, list[Path | None]]], prompts: int, path: Path) -> Path:

@@ -281,3 +281,21 @@ def test_ema_weight_outside_zero_to_one_is_refused():
         with pytest.raises(SystemExit):
             compare.parse_args(["--experiment", "x", "--ema", weight])
     assert compare.parse_args(["--experiment", "x", "--ema", "0"]).ema == 0.0
+
+
+def test_gallery_cards_skip_the_preamble_every_reply_shares(tmp_path):
+    from watercolor.matrix import _sample_cards
+
+    preamble = "```js\nfunction setup() {\n  createCanvas(600, 600, WEBGL);\n"
+    samples = pd.DataFrame({
+        "key": ["p00_s00", "p01_s00"], "status": ["ok", "error"],
+        "prompt": ["a poppy", "a tulip"],
+        "reply": [preamble + "  brush.fill(200, 40, 40, 90);\n}", preamble + "  oops();\n}"],
+    })  # fmt: skip
+    cards = _sample_cards(samples, ["p00_s00", "p01_s00"], {}, tmp_path)
+    assert [card["lines"] for card in cards] == [
+        ["status ok", "  brush.fill(200, 40, 40, 90);", "}"],
+        ["status error", "  oops();", "}"],
+    ]
+    alone = _sample_cards(samples.iloc[:1], ["p00_s00"], {}, tmp_path)  # nothing to compare with
+    assert alone[0]["lines"][1:3] == ["```js", "function setup() {"]
