@@ -138,8 +138,8 @@ def _shared_prefix(texts: Sequence[Sequence[str]]) -> int:
     """How many leading lines all `texts` share (0 for fewer than two texts)."""
     if len(texts) < 2:
         return 0
-    return next((i for i, lines in enumerate(zip(*texts)) if len(set(lines)) > 1),
-                min(map(len, texts)))  # fmt: skip
+    rows = zip(*texts, strict=False)  # up to the shortest text
+    return next((i for i, lines in enumerate(rows) if len(set(lines)) > 1), min(map(len, texts)))
 
 
 def _canvas_figure(grid: list[tuple[str, list[Path | None]]], prompts: int, path: Path) -> Path:
