@@ -38,6 +38,7 @@ import json
 import math
 import os
 import re
+import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -268,13 +269,17 @@ def log_rollouts(rollouts: Rollouts) -> None:
 
     The table (`rollouts.json`, one for the run, each logged step appended) is an MLflow table
     with an image column: the run's Artifacts tab shows each canvas beside its reply and scores.
+    The step's files go to the store in one `log_artifacts` call, each canvas as the PNG the
+    browser encoded (`mlflow.log_image` would decode and encode it again, a call per file).
     """
-    folder = f"rollouts/step_{rollouts.step:05d}"
-    mlflow.log_image(canvas_grid(rollouts.canvases), f"{folder}/grid.png")
-    for i, canvas in enumerate(rollouts.canvases):
-        if canvas.png is not None:
-            mlflow.log_image(Image.open(io.BytesIO(canvas.png)), f"{folder}/canvas_{i:02d}.png")
-        mlflow.log_text(canvas.sketch or rollouts.replies[i], f"{folder}/sketch_{i:02d}.js")
+    with tempfile.TemporaryDirectory(prefix="watercolor-rollouts-") as tmp:
+        folder = Path(tmp)
+        canvas_grid(rollouts.canvases).save(folder / "grid.png")
+        for i, canvas in enumerate(rollouts.canvases):
+            if canvas.png is not None:
+                (folder / f"canvas_{i:02d}.png").write_bytes(canvas.png)
+            (folder / f"sketch_{i:02d}.js").write_text(canvas.sketch or rollouts.replies[i])
+        mlflow.log_artifacts(tmp, f"rollouts/step_{rollouts.step:05d}")
     mlflow.log_table(_table(rollout_rows(rollouts)), artifact_file="rollouts.json")
 
 

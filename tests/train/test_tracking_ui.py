@@ -3,8 +3,10 @@ set, seed and time, and each logged step's rollouts are an MLflow table whose ca
 images. Real MLflow (sqlite store); tests/train/test_mlflow_ui.py opens the UI in Chromium."""
 
 import datetime
+import io
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import mlflow
@@ -56,3 +58,20 @@ def test_each_steps_rollouts_are_a_table_with_canvas_images(client, tmp_path):
         local = client.download_artifacts(run_id, row["canvas"]["filepath"], str(tmp_path))
         with Image.open(local) as image:
             assert image.convert("RGB").getpixel((5, 5)) == colour
+
+
+def test_each_steps_canvases_are_the_browsers_pngs_beside_their_sketches(client, tmp_path):
+    logged = rollouts(2, ["gate_pass", "coverage"])
+    stored = io.BytesIO()  # as a browser may encode it: another compression than PIL's default
+    Image.new("RGB", (30, 30), (200, 90, 40)).save(stored, "PNG", compress_level=0)
+    logged.canvases[0] = replace(logged.canvases[0], png=stored.getvalue())
+    with mlflow_run(client.tracking_uri, "ui", params={}, tags={}, run_dir=tmp_path / "job",
+                    artifact_root=str(tmp_path / "art")) as run:  # fmt: skip
+        log_rollouts(logged)
+    local = Path(client.download_artifacts(run.info.run_id, "rollouts/step_00002", str(tmp_path)))
+    expected = ["grid.png", *(f"canvas_{i:02d}.png" for i in range(3))]  # the refused: no canvas
+    expected += [f"sketch_{i:02d}.js" for i in range(4)]
+    assert sorted(p.name for p in local.iterdir()) == sorted(expected)
+    for i in range(3):  # byte for byte: not decoded and encoded again
+        assert (local / f"canvas_{i:02d}.png").read_bytes() == logged.canvases[i].png
+    assert (local / "sketch_03.js").read_text() == logged.replies[3]
