@@ -41,7 +41,8 @@ once their weights do. Every mode also reports `cpu_*`: a step's CPU-seconds ove
 of the job (trainer, Chromium, Playwright's node driver) and its parts, from the
 `step_cpu/*` metrics each step logs (`watercolor/step_cpu.py`): generation, update (advantages,
 reference log-probs, loss, backward, optimiser, with TRL's bookkeeping between them),
-after_update, logging, render (Chromium + driver + the trainer driving them), scoring.
+after_update, logging (metrics, and each step's canvases, sketches and rollouts table, as a
+default run logs them), render (Chromium + driver + the trainer driving them), scoring.
 
 `remote` starts `--servers` local environment servers (`python -m watercolor.env.serve` on
 loopback ports, `--server-workers` pages each, at `--server-density`, by default the training
@@ -325,7 +326,7 @@ def train_command(args: argparse.Namespace, overlap: bool, folder: str, jobs: in
         sys.executable, "-m", "watercolor.train", f"trainer.max_steps={args.steps}",
         f"overlap_rendering={str(overlap).lower()}",
         f"hydra.run.dir={folder}/run", f"tracking.uri=sqlite:///{folder}/mlflow.db",
-        f"tracking.artifacts={folder}/artifacts", "tracking.log_canvases_every=0",
+        f"tracking.artifacts={folder}/artifacts",  # canvases and rollouts logged as by default
         *(["threads=1"] if jobs > 1 else []),
         *(["debug=smoke"] if args.smoke else []),
         *args.set,

@@ -25,7 +25,7 @@ from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
-from transformers import set_seed
+from transformers import TrainerCallback, set_seed
 from transformers.integrations import MLflowCallback
 from transformers.trainer_utils import get_last_checkpoint
 from trl import GRPOConfig, GRPOTrainer
@@ -150,6 +150,16 @@ def build_submit_episodes(cfg: DictConfig, scorer: RolloutScorer, painter) -> Su
     )
 
 
+def step_callbacks(
+    logger: RolloutLogger, scorer: RolloutScorer, rewards_cpu: RewardsCpu | None
+) -> list[TrainerCallback]:
+    """The trainer's callbacks, in the order their hooks run. `StepCpu` comes first: it marks a
+    step's end before `RolloutLogger` writes the step's rollouts, so that writing counts as the
+    step's logging (`step_cpu/logging_s`), not as its update."""
+    clock = [StepCpu(rewards_cpu)] if rewards_cpu else []
+    return [*clock, logger, GenerationClock(scorer)]
+
+
 @hydra.main(version_base="1.3", config_path="../conf", config_name="train")
 def main(cfg: DictConfig) -> float:
     check_settings(cfg)
@@ -173,8 +183,7 @@ def main(cfg: DictConfig) -> float:
         on_batch=logger.record,
         cpu=rewards_cpu,
     )
-    callbacks = [logger, GenerationClock(scorer)]
-    callbacks += [StepCpu(rewards_cpu)] if rewards_cpu else []
+    callbacks = step_callbacks(logger, scorer, rewards_cpu)
     reward_funcs, reward_weights = scorer.reward_functions()
     # TRL generates; revision episodes and overlap_rendering (hf sampler only) generate here.
     rollout = build_rollout(cfg, scorer)

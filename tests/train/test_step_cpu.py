@@ -111,3 +111,40 @@ def test_each_step_is_logged_when_the_next_starts_and_the_last_at_the_end(tmp_pa
     scoring = client.get_metric_history(run.info.run_id, "step_cpu/scoring_s")
     assert [m.step for m in scoring] == [1, 2]
     assert all(0.15 <= m.value <= 0.4 for m in scoring), scoring
+
+
+def test_writing_a_steps_rollouts_counts_as_its_logging_not_its_update(tmp_path, monkeypatch):
+    """Through transformers' own CallbackHandler, with the callbacks training uses, in its order."""
+    from transformers import TrainerControl, TrainerState, TrainingArguments
+    from transformers.trainer_callback import CallbackHandler
+
+    from watercolor.mlflow_callback import RolloutLogger
+    from watercolor.train import step_callbacks
+
+    class Scorer:
+        def note_step_start(self) -> None:
+            pass
+
+    logger = RolloutLogger(every=1)
+    monkeypatch.setattr(logger, "flush", lambda: burn(0.3))  # writing a step's rollouts
+    callbacks = step_callbacks(logger, Scorer(), RewardsCpu())
+    handler = CallbackHandler(callbacks, None, None, None, None)
+    args, state, control = TrainingArguments(str(tmp_path)), TrainerState(), TrainerControl()
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    client = mlflow.MlflowClient(f"sqlite:///{tmp_path}/mlflow.db")
+    run = client.create_run(client.create_experiment("order"))
+    use_store(f"sqlite:///{tmp_path}/mlflow.db")
+    with mlflow.start_run(run_id=run.info.run_id):
+        handler.on_step_begin(args, state, control)
+        handler.on_optimizer_step(args, state, control)
+        handler.on_step_end(args, state, control)
+        handler.on_train_end(args, state, control)
+    (logging,) = client.get_metric_history(run.info.run_id, "step_cpu/logging_s")
+    (after,) = client.get_metric_history(run.info.run_id, "step_cpu/after_update_s")
+    assert logging.value >= 0.25 and after.value < 0.1, (logging, after)
+
+
+def burn(seconds: float) -> None:
+    start = process_cpu()
+    while process_cpu() - start < seconds:
+        pass
