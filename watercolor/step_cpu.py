@@ -1,7 +1,7 @@
 """What a training step costs in CPU-seconds, over every process of the job, by part.
 
-    >>> clock = StepCpu(scorer)          # watercolor.train adds it (tracking.cpu_split)
-    >>> GRPOTrainer(..., callbacks=[logger, clock]).train()
+    >>> clock = StepCpu(rewards_cpu)     # watercolor.train adds it (tracking.cpu_split)
+    >>> GRPOTrainer(..., callbacks=[clock, logger]).train()  # first: train.step_callbacks
     # each step logs step_cpu/total_s and its parts to the active MLflow run:
     #   step_cpu/generation_s  the trainer process from the step's start to the rewards call
     #   step_cpu/render_s      Chromium and Playwright's driver, plus the trainer's share of the
