@@ -147,6 +147,7 @@ def test_roc_auc_and_the_best_threshold():
     assert balanced_accuracy(np.array([0.6, 0.8]), np.array([0.1]), 0.5) == 1.0
 
 
+@pytest.mark.slow  # forty fresh replies painted at the training density (~1 min)
 @pytest.mark.browser
 def test_flat_block_cut_separates_fresh_corpus_flat_fills_from_layered_washes():
     """Replies the calibration never saw (held-out prompts, another corpus seed), rendered as in

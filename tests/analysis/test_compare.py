@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 
 import mlflow
@@ -28,8 +30,20 @@ def run_compare(tmp_path, *selection: str, log: bool = False):
     return out, paths, pd.read_csv(out / "runs.csv")
 
 
-def test_experiment_table_has_one_row_per_run_with_final_and_best_values(store, tmp_path):
-    out, paths, table = run_compare(tmp_path, "--experiment", EXPERIMENT)
+@pytest.fixture(scope="module")
+def compared(synthetic_store, tmp_path_factory):
+    """One `compare --experiment` over the synthetic store, read by the tests of its tables,
+    figures, gallery and printed output: (out dir, paths, runs table, printed output)."""
+    printed = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(printed):
+        patch.setenv("MLFLOW_TRACKING_URI", synthetic_store["uri"])
+        out, paths, table = run_compare(tmp_path_factory.mktemp("compared"), "--experiment",
+                                        EXPERIMENT)  # fmt: skip
+    return out, paths, table, printed.getvalue()
+
+
+def test_experiment_table_has_one_row_per_run_with_final_and_best_values(store, compared):
+    _, paths, table, _ = compared
     assert len(table) == 4 and table["run_id"].is_unique
     assert set(zip(table["reward_set"], table["seed"], strict=True)) == set(store["run_ids"])
     expected = {"label", "run_name", "reward_set", "seed", "steps", "final/reward/total",
@@ -52,26 +66,25 @@ def test_experiment_table_has_one_row_per_run_with_final_and_best_values(store, 
     assert {"runs", "aggregate", "curves", "components", "gallery"} <= set(paths)
 
 
-def test_aggregate_is_mean_and_std_across_seeds(store, tmp_path, capsys):
-    out, _, _ = run_compare(tmp_path, "--experiment", EXPERIMENT)
+def test_aggregate_is_mean_and_std_across_seeds(compared):
+    out, _, _, printed = compared
     stats = pd.read_csv(out / "aggregate.csv", index_col="reward_set")
     assert set(stats.index) == {"coarse", "gated"} and (stats["runs"] == 2).all()
     assert stats.loc["coarse", "final/reward/total mean"] == pytest.approx(0.305)
     assert stats.loc["gated", "final/reward/total std"] == pytest.approx(0.01 / 2**0.5)
-    printed = capsys.readouterr().out
     assert "mean ± std" in printed and "0.505 ± 0.007" in printed
     assert "coarse/seed0" in printed and "gated/seed1" in printed
 
 
-def test_curves_are_drawn(store, tmp_path):
-    out, _, _ = run_compare(tmp_path, "--experiment", EXPERIMENT)
+def test_curves_are_drawn(compared):
+    out = compared[0]
     for name in ("curves.png", "components.png"):
         with Image.open(out / name) as image:
             assert image.format == "PNG" and min(image.size) > 300
 
 
-def test_gallery_shows_every_run_at_the_last_step_they_all_logged(store, tmp_path):
-    out, _, table = run_compare(tmp_path, "--experiment", EXPERIMENT)
+def test_gallery_shows_every_run_at_the_last_step_they_all_logged(compared):
+    out, _, table, _ = compared
     page = (out / "gallery.html").read_text()
     images = re.findall(r'<img src="([^"]+)"', page)
     assert len(images) == 4 * 4  # per run: the grid and three painted canvases
@@ -84,10 +97,12 @@ def test_gallery_shows_every_run_at_the_last_step_they_all_logged(store, tmp_pat
 
 
 def test_sweep_dir_and_run_ids_select_the_same_runs(store, tmp_path):
-    _, _, by_sweep = run_compare(tmp_path / "sweep", "--sweep-dir", str(store["sweep_dir"]))
+    # Selection only: no gallery.
+    _, _, by_sweep = run_compare(tmp_path / "sweep", "--sweep-dir", str(store["sweep_dir"]),
+                                 "--no-gallery")  # fmt: skip
     assert set(by_sweep["run_id"]) == set(store["run_ids"].values())
     chosen = [store["run_ids"]["gated", 0], store["run_ids"]["coarse", 1]]
-    _, _, by_id = run_compare(tmp_path / "ids", "--runs", *chosen)
+    _, _, by_id = run_compare(tmp_path / "ids", "--runs", *chosen, "--no-gallery")
     assert list(by_id["run_id"]) == chosen[::-1]  # sorted by reward set, then seed
     assert list(by_id["label"]) == ["coarse/seed1", "gated/seed0"]
 
@@ -136,8 +151,8 @@ def test_unknown_experiment_is_a_clear_error(store, tmp_path):
         run_compare(tmp_path, "--experiment", "nope")
 
 
-def test_evaluations_of_the_runs_make_the_trained_with_by_scored_by_matrix(store, tmp_path, capsys):
-    out, paths, _ = run_compare(tmp_path, "--experiment", EXPERIMENT)
+def test_evaluations_of_the_runs_make_the_trained_with_by_scored_by_matrix(store, compared):
+    out, paths, _, printed = compared
     matrix = pd.read_csv(out / "matrix.csv")
     assert len(matrix) == 5  # an evaluation per training run, and the untrained model's
     assert list(matrix["trained_with"]) == ["(untrained)", "coarse", "coarse", "gated", "gated"]
@@ -151,7 +166,6 @@ def test_evaluations_of_the_runs_make_the_trained_with_by_scored_by_matrix(store
     assert stats.loc["gated", "total/coarse mean"] == pytest.approx(0.3)
     assert stats.loc["coarse", "runs"] == 2 and stats.loc["(untrained)", "runs"] == 1
     assert "flat_block_rate mean" in stats and "violations/no_setup mean" in stats
-    printed = capsys.readouterr().out
     assert printed.startswith("verdict: does the model trained with a set score highest")
     assert "trained with (rows) x scored by (columns)" in printed
     with Image.open(paths["matrix_gallery"]) as image:  # rows: untrained, coarse, gated
@@ -160,7 +174,7 @@ def test_evaluations_of_the_runs_make_the_trained_with_by_scored_by_matrix(store
 
 def test_the_matrix_holds_only_the_selected_runs_evaluations(store, tmp_path):
     chosen = store["run_ids"]["gated", 1]
-    out, _, _ = run_compare(tmp_path, "--runs", chosen)
+    out, _, _ = run_compare(tmp_path, "--runs", chosen, "--no-gallery")
     matrix = pd.read_csv(out / "matrix.csv")
     assert list(matrix["trained_with"]) == ["(untrained)", "gated"]
     assert list(matrix["source_run_id"].fillna("")) == ["", chosen]

@@ -11,11 +11,13 @@ from pathlib import Path
 import mlflow
 import pandas as pd
 import pytest
+import torch
 from analysis_helpers import REPO
 
 from watercolor.behaviour import BEHAVIOURS
 from watercolor.canvas import Canvas, Status
 from watercolor.config import reward_set_names
+from watercolor.cores import torch_threads
 from watercolor.evaluate import (
     Sample,
     evaluate_model,
@@ -72,6 +74,27 @@ def test_sampling_is_seeded_per_prompt(smoke_model):
 
     assert replies([a, b]) == replies([b])  # b's replies do not depend on what else is asked
     assert replies([b], seed=1) != replies([b])
+
+
+def test_the_thread_count_samples_the_same_replies(smoke_model):
+    """`threads` (conf/train.yaml: 1) only orders float sums: on 1 and 2 threads the same seed
+    and weights give next-token distributions equal within rounding and the same replies."""
+    model, tokenizer = load_policy(smoke_model)
+
+    def replies(threads):
+        found = generate_samples(model, tokenizer, prompts("heldout")[:2], samples=2, seed=0,
+                                 generation={"max_new_tokens": 48}, threads=threads,
+                                 progress=False)  # fmt: skip
+        return [s.reply for s in found]
+
+    def distributions(threads, ids):
+        with torch_threads(threads), torch.no_grad():
+            return torch.softmax(model(ids).logits.float(), dim=-1)
+
+    one = replies(1)
+    assert one == replies(2)
+    ids = tokenizer(one[0], return_tensors="pt").input_ids
+    torch.testing.assert_close(distributions(1, ids), distributions(2, ids), rtol=0, atol=1e-5)
 
 
 @pytest.mark.browser

@@ -18,7 +18,6 @@ from watercolor.canvas_sources import RenderedCanvases
 from watercolor.config import compose_train
 from watercolor.records import Evaluation, Records
 from watercolor.render.painters import LocalPainter
-from watercolor.tasks.painting import sample_sketches
 
 pytestmark = pytest.mark.browser
 
@@ -36,8 +35,18 @@ def pixels(png: bytes | str) -> np.ndarray:
 
 
 def test_replies_are_painted_again_as_their_run_painted_them(tmp_path):
-    sketch = next(iter(sample_sketches().values()))
-    reply = f"```js\n{sketch}\n```"
+    reply = """```js
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  background("#f3ead6");
+  brush.scaleBrushes(3);
+  brush.noStroke();
+  brush.fill("#e07a8f", 150); brush.fillBleed(0.3); brush.fillTexture(0.4, 0.3);
+  brush.circle(-40, -20, 140);
+  brush.fill("#5b8fd1", 120);
+  brush.circle(60, 40, 120);
+}
+```"""  # two translucent washes: ~1 CPU-s to paint (a sample watercolour, ~4)
     rows = pd.DataFrame({"step": [10, 10], "index": [0, 1], "reply": [reply, "no code at all"],
                          "status": ["ok", "violation"]})  # fmt: skip
     samples = pd.DataFrame({"key": ["p00_s00"], "reply": [reply], "status": ["ok"],

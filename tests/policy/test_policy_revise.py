@@ -115,6 +115,7 @@ def test_a_record_is_kept_only_when_it_teaches_what_it_claims(kind, draft, revis
     assert teaches(plan, draft, revision, min_gain=0.02, good_total=0.6) is kept
 
 
+@pytest.mark.slow  # ten corpus sketches painted at the training density (~25 s)
 @pytest.mark.browser
 async def test_records_carry_the_feedback_on_their_drafts_own_canvas():
     rewards = reward_set(DEFAULT_REVISE.feedback_reward)

@@ -35,7 +35,7 @@ from watercolor.render import RenderConfig, RenderPool
 from watercolor.rewards.coverage import not_blank
 from watercolor.tasks.painting import sample_sketches
 from watercolor.tasks.painting.episode import refused
-from watercolor.tasks.painting.gate import check_canvas, check_reply
+from watercolor.tasks.painting.gate import check_canvas, check_reply, painted_fraction
 
 SKETCHES_DIR = Path(__file__).parent / "sketches"
 RENDER = RenderConfig(pixel_density=0.5, workers=2, time_limit_s=30.0)
@@ -146,6 +146,10 @@ def test_every_sketch_renders_as_intended(canvases, name):
     if name in GENUINE:
         assert canvas.status == Status.OK and not canvas.violations, canvas.errors
         assert canvases["anchor"][name] is canvas  # the genuine ones all pass the anchor gate
+    if name in SAMPLE_PROMPTS:  # the task's samples (their code: tests/tasks/test_task_samples.py)
+        assert painted_fraction(canvas.rgba) > 0.1
+        # Layered translucent washes leave many distinct colours, not a few flat ones.
+        assert len({tuple(p) for p in canvas.rgba[..., :3].reshape(-1, 3)[::7]}) > 500
     else:
         status, violations = CHEAT_OUTCOMES.get(name, (Status.OK, []))
         assert (canvas.status, canvas.violations) == (status, violations), canvas.errors

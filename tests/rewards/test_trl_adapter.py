@@ -12,7 +12,6 @@ from watercolor.config import reward_set
 from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig, RenderPool
 from watercolor.rewards.trl_adapter import RolloutScorer
-from watercolor.tasks.painting import sample_sketches
 from watercolor.tasks.painting.episode import paint
 
 pytestmark = pytest.mark.browser
@@ -27,11 +26,26 @@ function setup() {
   undefinedFunction();
 }
 ```"""
+
+
+def washes(*circles: tuple[str, int, int, int]) -> str:
+    """A gate-clean reply of a few translucent washes: ~1 CPU-s to paint at the training
+    density, a quarter of a sample watercolour's."""
+    marks = "".join(f'  brush.fill("{colour}", 140);\n  brush.circle({x}, {y}, {r});\n'
+                    for colour, x, y, r in circles)  # fmt: skip
+    return (
+        "```js\nfunction setup() {\n  createCanvas(600, 600, WEBGL);\n"
+        '  background("#f4ecd8");\n  brush.scaleBrushes(3);\n  brush.noStroke();\n'
+        f"  brush.fillBleed(0.3);\n  brush.fillTexture(0.4, 0.3);\n{marks}}}\n```"
+    )
+
+
+CORAL = washes(("#e8734a", -40, -20, 140), ("#5b8fd1", 60, 40, 120))
 COMPLETIONS = [
-    [{"role": "assistant", "content": f"```js\n{sample_sketches()['koi']}\n```"}],
+    [{"role": "assistant", "content": CORAL}],
     [{"role": "assistant", "content": THROWS}],
     [{"role": "assistant", "content": "I would paint a hibiscus."}],
-    [{"role": "assistant", "content": f"```js\n{sample_sketches()['pears']}\n```"}],
+    [{"role": "assistant", "content": washes(("#9aa84a", 0, 30, 150), ("#c9b458", 40, -60, 90))}],
 ]
 PROMPTS = [[{"role": "user", "content": "paint a coral koi pond in watercolour"}]] * 4
 
