@@ -146,13 +146,13 @@ def test_every_sketch_renders_as_intended(canvases, name):
     if name in GENUINE:
         assert canvas.status == Status.OK and not canvas.violations, canvas.errors
         assert canvases["anchor"][name] is canvas  # the genuine ones all pass the anchor gate
+    else:
+        status, violations = CHEAT_OUTCOMES.get(name, (Status.OK, []))
+        assert (canvas.status, canvas.violations) == (status, violations), canvas.errors
     if name in SAMPLE_PROMPTS:  # the task's samples (their code: tests/tasks/test_task_samples.py)
         assert painted_fraction(canvas.rgba) > 0.1
         # Layered translucent washes leave many distinct colours, not a few flat ones.
         assert len({tuple(p) for p in canvas.rgba[..., :3].reshape(-1, 3)[::7]}) > 500
-    else:
-        status, violations = CHEAT_OUTCOMES.get(name, (Status.OK, []))
-        assert (canvas.status, canvas.violations) == (status, violations), canvas.errors
     if name.endswith("_p5"):  # bare p5 primitives: refused by the anchor's gate
         assert "bare_primitive" in canvases["anchor"][name].violations
 
