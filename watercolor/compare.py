@@ -7,12 +7,14 @@
     python -m watercolor.compare --study three_rewards_v2-1a2b3c4d     # one study's runs
     python -m watercolor.compare --records experiments/2026-12-01_three_rewards_v2/records
 
-Writes to `--out` (default outputs/compare/<timestamp>): `runs.csv` (one row per run: its
-reward set and seed, then `final/<metric>` and `best/<metric>` for the reward (`reward/total`),
-each component's gated mean (`reward/<component>`), the execution rate, each violation rate and
+Runs are grouped by their arm (`watercolor.records.arm_of`): their reward set, unless their
+study swept `arm` (conf/arm: single against revise). Writes to `--out` (default
+outputs/compare/<timestamp>): `runs.csv` (one row per run: its reward set, arm and seed, then
+`final/<metric>` and `best/<metric>` for the reward (`reward/total`), each component's gated
+mean (`reward/<component>`), the execution rate, each violation rate and
 the completion length, named as training logs them: `watercolor.tracking.metric_name`),
-`aggregate.csv` (mean and std across the seeds of each reward set), `curves.png` (those metrics
-per step: per reward set the mean over its seeds, a min-max band across them, EMA-smoothed by
+`aggregate.csv` (mean and std across the seeds of each arm), `curves.png` (those metrics
+per step: per arm the mean over its seeds, a min-max band across them, EMA-smoothed by
 `--ema`), `components.png` (the raw component values, the same way), `curves.csv` (both
 figures' lines and bands) and `gallery.html` (each run's grid and canvases at one rollout step,
 with prompts and scores), then logs them to a new MLflow run tagged `kind=compare`. Runs tagged
@@ -21,15 +23,15 @@ with a `kind` (evaluations, comparisons) are left out of experiment and sweep se
 With evaluations of the runs (`watercolor.evaluate`, `kind=evaluate`), the trained-with x
 scored-by matrix and its statistics (`watercolor.matrix`): `matrix.csv`, `matrix_aggregate.csv`,
 `matrix_gallery.png` / `.html`, `matrix_ci.csv`, `matrix_heatmap.png`, `verdict.csv` and
-`behaviour_ci.csv`.
+`behaviour_ci.csv`; evaluations of revision episodes (`task.turns` 2) add `revision_ci.csv`.
 
 Its input is `watercolor.records.Records`: read from an MLflow store through
 `mlflow.MlflowClient` (search_runs, get_metric_history, download_artifacts), so it works against
 any store the runs were logged to, or from a study's committed records folder (`--records`),
-whose galleries re-render the replies. Both give the same tables (the runs sorted by reward set,
+whose galleries re-render the replies. Both give the same tables (the runs sorted by arm,
 seed and id either way). A study's evaluations are its own: the untrained model's evaluation
 counts only for the runs of its own study (their `study` tag), so studies sharing a store never
-pool. `provenance.csv` lists each run's commit and config hash; runs of one reward set that
+pool. `provenance.csv` lists each run's commit and config hash; runs of one arm that
 differ in anything but their seed are reported loudly.
 """
 
@@ -148,7 +150,7 @@ def summary_row(info: dict, frame: pd.DataFrame) -> dict:
     return row
 
 
-IDENTITY = ("run_id", "run_name", "experiment_id", "reward_set", "seed", "model", "status")
+IDENTITY = ("run_id", "run_name", "experiment_id", "reward_set", "arm", "seed", "model", "status")
 
 
 def runs_table(found: Records) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
@@ -164,28 +166,29 @@ def runs_table(found: Records) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
 
 
 def sort_key(info: dict) -> tuple:
-    """Runs in one order whatever the source: reward set, seed (as a number), run id."""
+    """Runs in one order whatever the source: arm, seed (as a number), run id."""
     seed = str(info.get("seed", ""))
-    return (str(info.get("reward_set", "")), int(seed) if seed.isdigit() else math.inf, seed,
+    return (str(info.get("arm", "")), int(seed) if seed.isdigit() else math.inf, seed,
             info.get("run_id", ""))  # fmt: skip
 
 
 def provenance_table(found: Records, labels: pd.Series) -> pd.DataFrame:
-    """Per run: label, reward set, seed, commit, dirty, config hash and study."""
-    rows = [{"label": label, "reward_set": info["reward_set"], "seed": info["seed"]}
+    """Per run: label, reward set, arm, seed, commit, dirty, config hash and study."""
+    rows = [{"label": label, "reward_set": info["reward_set"], "arm": info["arm"],
+             "seed": info["seed"]}
             | {name: info.get(name, "") for name in PROVENANCE} | {"run_id": info["run_id"]}
             for label, info in zip(labels, found.runs, strict=True)]  # fmt: skip
     return pd.DataFrame(rows)
 
 
 def provenance_warnings(table: pd.DataFrame) -> list[str]:
-    """What makes the runs not one study with one training path: runs of one reward set with
+    """What makes the runs not one study with one training path: runs of one arm with
     different config hashes, several commits, uncommitted training code, several studies."""
     warnings = []
-    for reward_set, rows in table.groupby("reward_set", sort=True):
+    for arm, rows in table.groupby("arm", sort=True):
         hashes = sorted(set(rows["config_hash"]))
         if len(hashes) > 1:
-            warnings.append(f"runs of {reward_set} differ in more than their seed: config "
+            warnings.append(f"runs of {arm} differ in more than their seed: config "
                             f"hashes {', '.join(h or '(none)' for h in hashes)}")  # fmt: skip
     commits = sorted(set(table["commit"]))
     if len(commits) > 1:
@@ -212,8 +215,8 @@ def metric_order(columns: Sequence[str]) -> list[str]:
 
 
 def run_labels(table: pd.DataFrame) -> list[str]:
-    """`<reward set>/seed<seed>`, made unique with the run id's start where it repeats."""
-    labels = [f"{r}/seed{s}" for r, s in zip(table["reward_set"], table["seed"], strict=True)]
+    """`<arm>/seed<seed>`, made unique with the run id's start where it repeats."""
+    labels = [f"{a}/seed{s}" for a, s in zip(table["arm"], table["seed"], strict=True)]
     repeated = {label for label in labels if labels.count(label) > 1}
     return [
         f"{label}#{run_id[:6]}" if label in repeated else label
@@ -222,9 +225,9 @@ def run_labels(table: pd.DataFrame) -> list[str]:
 
 
 def aggregate(table: pd.DataFrame) -> pd.DataFrame:
-    """Mean and std across runs (seeds) of each reward set: columns `<metric> mean|std`, `runs`."""
+    """Mean and std across runs (seeds) of each arm: columns `<metric> mean|std`, `runs`."""
     metrics = [c for c in table.columns if c.startswith(("final/", "best/"))]
-    return stats.mean_and_std(table, "reward_set", metrics)
+    return stats.mean_and_std(table, "arm", metrics)
 
 
 # --- curves -------------------------------------------------------------------------------------
@@ -233,17 +236,17 @@ def aggregate(table: pd.DataFrame) -> pd.DataFrame:
 def set_curves(
     table: pd.DataFrame, histories: dict[str, pd.DataFrame], name: str, smoothing: float
 ) -> dict[str, pd.DataFrame]:
-    """Per reward set, metric `name` per step: each run's curve EMA-smoothed, then the mean,
-    min and max across the set's runs (seeds) and how many have the step (`stats.band`)."""
+    """Per arm, metric `name` per step: each run's curve EMA-smoothed, then the mean, min and
+    max across the arm's runs (seeds) and how many have the step (`stats.band`)."""
     bands = {}
-    for reward_set, runs in table.groupby("reward_set", sort=True):
+    for arm, runs in table.groupby("arm", sort=True):
         curves = {
             run_id: stats.ema(histories[run_id][name].dropna(), smoothing)
             for run_id in runs["run_id"]
             if name in histories[run_id] and histories[run_id][name].notna().any()
         }
         if curves:
-            bands[reward_set] = stats.band(curves)
+            bands[arm] = stats.band(curves)
     return bands
 
 
@@ -257,19 +260,19 @@ def curve_names(histories: dict[str, pd.DataFrame], patterns: Sequence[str]) -> 
 def curves_table(
     table: pd.DataFrame, histories: dict[str, pd.DataFrame], names: Sequence[str], smoothing: float
 ) -> pd.DataFrame:
-    """Long table of the plotted curves: metric, reward_set, step, mean, low, high, curves."""
+    """Long table of the plotted curves: metric, arm, step, mean, low, high, curves."""
     frames = [
-        band.rename_axis("step").reset_index().assign(metric=name, reward_set=reward_set)
+        band.rename_axis("step").reset_index().assign(metric=name, arm=arm)
         for name in names
-        for reward_set, band in set_curves(table, histories, name, smoothing).items()
+        for arm, band in set_curves(table, histories, name, smoothing).items()
     ]
-    columns = ["metric", "reward_set", "step", "mean", "low", "high", "curves"]
+    columns = ["metric", "arm", "step", "mean", "low", "high", "curves"]
     return pd.concat(frames)[columns] if frames else pd.DataFrame(columns=columns)
 
 
 def plot_curves(curves: pd.DataFrame, path: Path, title: str, smoothing: float) -> Path | None:
-    """One panel per metric of `curves_table`: per reward set, the mean over its seeds (line)
-    and the min-max across them (band), one colour per set."""
+    """One panel per metric of `curves_table`: per arm, the mean over its seeds (line) and the
+    min-max across them (band), one colour per arm."""
     names = list(dict.fromkeys(curves["metric"]))
     if not names:
         return None
@@ -277,13 +280,13 @@ def plot_curves(curves: pd.DataFrame, path: Path, title: str, smoothing: float) 
     rows = math.ceil(len(names) / columns)
     figure = Figure(figsize=(4 * columns, 2.8 * rows + 1.0), layout="constrained")
     axes = figure.subplots(rows, columns, squeeze=False).ravel()
-    colours = {s: f"C{i % 10}" for i, s in enumerate(sorted(set(curves["reward_set"])))}
+    colours = {s: f"C{i % 10}" for i, s in enumerate(sorted(set(curves["arm"])))}
     for ax, name in zip(axes, names, strict=False):
-        for reward_set, band in curves[curves["metric"] == name].groupby("reward_set"):
+        for arm, band in curves[curves["metric"] == name].groupby("arm"):
             seeds = int(band["curves"].max())
-            ax.plot(band["step"], band["mean"], color=colours[reward_set], marker=".",
-                    label=f"{reward_set} ({seeds} seed{'s' * (seeds > 1)})")  # fmt: skip
-            ax.fill_between(band["step"], band["low"], band["high"], color=colours[reward_set],
+            ax.plot(band["step"], band["mean"], color=colours[arm], marker=".",
+                    label=f"{arm} ({seeds} seed{'s' * (seeds > 1)})")  # fmt: skip
+            ax.fill_between(band["step"], band["low"], band["high"], color=colours[arm],
                             alpha=0.2, linewidth=0)  # fmt: skip
         ax.set_title(name, fontsize=9)
         ax.set_xlabel("step", fontsize=8)
@@ -408,7 +411,7 @@ def compare(
 
 
 def in_order(found: Records) -> Records:
-    """The runs sorted by reward set, seed and id (`sort_key`), so every source gives the same
+    """The runs sorted by arm, seed and id (`sort_key`), so every source gives the same
     tables and the same bootstrap draws."""
     return dataclasses.replace(found, runs=sorted(found.runs, key=sort_key))
 
@@ -435,8 +438,8 @@ def print_tables(runs_csv: Path) -> None:
     shown["run_id"] = shown["run_id"].str[:8]
     with pd.option_context("display.width", 250, "display.max_rows", 500):
         print(shown.T.to_string(float_format=lambda v: f"{v:.3f}"))
-        if table["reward_set"].duplicated().any():
-            print("\nmean ± std across seeds, per reward set:")
+        if table["arm"].duplicated().any():
+            print("\nmean ± std across seeds, per arm:")
             print(stats.mean_pm_std(aggregate(table)).to_string())
 
 

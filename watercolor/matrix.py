@@ -10,11 +10,16 @@ summary metrics, mean ± std over seeds), `matrix_gallery.png` / `.html` and, fr
 per-sample tables, the statistics (`watercolor.stats`: 95 % CIs by a bootstrap over seeds and
 prompts, paired by prompt): `matrix_ci.csv` and `matrix_heatmap.png`, `verdict.csv` (per
 scorer: does the set trained with it score highest under it, by how much) and
-`behaviour_ci.csv` (each behaviour per set and per pair of sets).
+`behaviour_ci.csv` (each behaviour per set and per pair of sets). Rows are arms
+(`watercolor.records.arm_of`: the reward set trained with, unless the study swept `arm`).
+Evaluations of revision episodes (`task.turns` 2) show their drafts there, and add
+`revision_ci.csv` (`watercolor.revise_eval.arm_revision_table`: every revision measure per arm
+and per pair of arms).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -41,7 +46,8 @@ UNTRAINED = "(untrained)"
 
 
 def matrix_table(found: Records) -> pd.DataFrame:
-    """One row per evaluation: what it evaluated (reward set trained with, seed) and its figures."""
+    """One row per evaluation: what it evaluated (arm trained with: `records.arm_of`; seed) and
+    its figures."""
     infos = {info["run_id"]: info for info in found.runs}
     rows = []
     for evaluation in found.evaluations:
@@ -49,7 +55,7 @@ def matrix_table(found: Records) -> pd.DataFrame:
         if evaluation.source_run_id and not info:
             continue  # an evaluation of a run that is not compared
         row = {
-            "trained_with": info.get("reward_set", UNTRAINED),
+            "trained_with": info.get("arm", UNTRAINED),  # its reward set, or its study's arm
             "seed": info.get("seed", ""),
             "evaluation_id": evaluation.evaluation_id,
             "source_run_id": info.get("run_id", ""),
@@ -240,7 +246,8 @@ def verdict_table(samples: pd.DataFrame, resamples: int, seed: int) -> pd.DataFr
                                   draws[scorer] - draws[UNTRAINED])  # fmt: skip
             row |= {"gain_vs_untrained": gain.mean, "gain_low": gain.low, "gain_high": gain.high}
         rows.append(row)
-    return pd.DataFrame(rows)
+    # No scorer is an arm's name (a study of episodes, not of reward sets): an empty table
+    return pd.DataFrame(rows, columns=None if rows else ["scored_by", "own", "verdict"])
 
 
 def behaviour_table(
@@ -317,12 +324,31 @@ def write_matrix(
     paths = {"matrix": out_dir / "matrix.csv", "matrix_aggregate": out_dir / "matrix_aggregate.csv"}
     matrix.to_csv(paths["matrix"], index=False)
     matrix_aggregate(matrix).to_csv(paths["matrix_aggregate"])
+    every_role = evaluation_samples(found, matrix)
+    found = drafts(found)
     if canvases is not None and (gallery := matrix_gallery(canvases, matrix, found, out_dir)):
         paths["matrix_gallery"] = gallery
     samples = evaluation_samples(found, matrix)
     if len(samples):
         paths |= write_statistics(samples, out_dir, resamples, seed)
+    if "role" in every_role:
+        from watercolor.revise_eval import arm_revision_table  # torch: only for revisions
+
+        paths["revision_ci"] = out_dir / "revision_ci.csv"
+        table = arm_revision_table(every_role, baseline=UNTRAINED, resamples=resamples,
+                                   seed=seed)  # fmt: skip
+        table.to_csv(paths["revision_ci"], index=False)
     return paths
+
+
+def drafts(found: Records) -> Records:
+    """`found` with each revision evaluation's samples (`task.turns` 2: a row per role) cut to
+    its drafts: the matrix, its gallery and statistics show what a model writes first, as the
+    evaluation's summary metrics do; `revision_ci.csv` compares the revisions."""
+    return dataclasses.replace(found, evaluations=[
+        dataclasses.replace(e, samples=e.samples[e.samples["role"] == "draft"])
+        if "role" in e.samples else e for e in found.evaluations
+    ])  # fmt: skip
 
 
 def print_statistics(paths: dict[str, Path]) -> None:
@@ -344,6 +370,12 @@ def print_statistics(paths: dict[str, Path]) -> None:
             print(_ci_grid(behaviour[behaviour["comparison"].isin(sets)]).to_string())
             print("\nbehaviour differences between sets, paired by prompt, mean [CI]:")
             print(_ci_grid(behaviour[~behaviour["comparison"].isin(sets)]).to_string())
+        if "revision_ci" in paths:
+            revision = pd.read_csv(paths["revision_ci"])
+            for scorer, rows in revision.groupby("scored_by", sort=False):
+                print(f"\nrevision episodes scored by {scorer}: per arm and per pair of arms "
+                      "(paired by prompt), mean [CI]:")  # fmt: skip
+                print(_ci_grid(rows, "measure", "comparison").to_string())
 
 
 def _ci_grid(

@@ -7,9 +7,10 @@
 An MLflow store lives in `outputs/`, which may not outlive the machine; a study that runs in
 parts (`watercolor.study`) keeps each finished job's records under `experiments/` instead, and
 `python -m watercolor.compare --records DIR` rebuilds its tables from them alone. Per job
-(`<records>/<reward set>-seed<seed>/`; the untrained model's evaluation in `untrained/`):
+(`<records>/<arm>-seed<seed>/`, the arm being the reward set unless the study sweeps `arm`;
+the untrained model's evaluation in `untrained/`):
 
-- `run.json`: who the run is (id, name, reward set, seed, model, status), its commit, whether
+- `run.json`: who the run is (id, name, reward set, arm, seed, model, status), its commit, whether
   the training code had uncommitted changes, the hash of its config and its study;
 - `config.yaml`: the run's resolved config;
 - `metrics.csv`: every metric the run logged, one row per step;
@@ -31,7 +32,7 @@ import math
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,23 +70,32 @@ class Records:
     configs: dict[str, str] = field(default_factory=dict)
 
 
-def job_key(reward_set: str, seed: object) -> str:
-    """The folder of one job of a study: `<reward set>-seed<seed>`."""
-    return f"{reward_set}-seed{seed}"
+def job_key(arm: str, seed: object) -> str:
+    """The folder of one job of a study: `<arm>-seed<seed>` (its arm: `arm_of`)."""
+    return f"{arm}-seed{seed}"
+
+
+def arm_of(choices: Mapping[str, object]) -> str:
+    """What a run is compared as: its `arm` choice (conf/arm: one study's episodes, e.g. single
+    against revise) where it has one, else its reward set (a reward study's arms)."""
+    arm = str(choices.get("arm") or "")
+    return arm if arm not in ("", "None") else str(choices.get("reward") or "?")
 
 
 # --- from an MLflow store -----------------------------------------------------------------------
 
 
 def run_info(run: Run) -> dict:
-    """Who the run is (id, name, experiment, reward set, seed, model, status) and its
+    """Who the run is (id, name, experiment, reward set, arm, seed, model, status) and its
     provenance tags (`PROVENANCE`; "" when it has none)."""
     tags, params = run.data.tags, run.data.params
+    reward_set = tags.get("reward", params.get("reward", "?"))
     return {
         "run_id": run.info.run_id,
         "run_name": run.info.run_name,
         "experiment_id": run.info.experiment_id,
-        "reward_set": tags.get("reward", params.get("reward", "?")),
+        "reward_set": reward_set,
+        "arm": arm_of({"arm": tags.get("arm"), "reward": reward_set}),
         "seed": tags.get("seed", params.get("seed", "?")),
         "model": tags.get("model", "?"),
         "status": run.info.status,
@@ -165,7 +175,7 @@ def export(found: Records, records_dir: str | Path) -> list[Path]:
     by_source = {e.source_run_id: e for e in found.evaluations}
     for info in found.runs:
         run_id = info["run_id"]
-        key = job_key(info["reward_set"], info["seed"])
+        key = job_key(info["arm"], info["seed"])
         written.append(_write(root, key, lambda folder, i=info, r=run_id: _write_run(
             folder, i, found.histories[r], found.rollouts[r], found.configs.get(r, ""),
             by_source.get(r))))  # fmt: skip
@@ -226,6 +236,7 @@ def read(records_dir: str | Path) -> Records:
     for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
         if (folder / RUN_FILE).is_file():
             info = json.loads((folder / RUN_FILE).read_text())
+            info.setdefault("arm", info["reward_set"])  # records from before arms: by reward
             run_id = info["run_id"]
             found.runs.append(info)
             found.histories[run_id] = pd.read_csv(folder / "metrics.csv", index_col="step")

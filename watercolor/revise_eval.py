@@ -248,3 +248,36 @@ def draft_vs_single_turn(
     draws = bootstrap_means(groups, resamples=resamples, seed=seed)
     point = point_mean(groups["draft"]) - point_mean(groups["single"])
     return estimate(point, draws["draft"] - draws["single"])
+
+
+def arm_revision_table(
+    samples: pd.DataFrame, *, by: str = "trained_with", run: str = "run",
+    baseline: str | None = None, resamples: int = 2000, seed: int = 0,
+) -> pd.DataFrame:  # fmt: skip
+    """Long table of a study's revision evaluations (rows of every role, `by` naming each
+    model's arm and `run` its evaluation): per reward set that scored them (`scored_by`), each
+    measure (`MEASURES`, plus the mean `draft_total` and `revision_total`) per arm, then each
+    pair of arms' difference ("a - b", paired by prompt; runs resampled within each arm).
+    Arms keep their order in `samples`, except `baseline` (the untrained model's), which goes
+    last, so that every difference with it reads "arm - baseline"."""
+    arms = sorted(dict.fromkeys(samples[by]), key=lambda arm: arm == baseline)
+    prompts = sorted(samples["prompt_index"].unique())
+    rows = []
+    for scorer in (c.removeprefix("total/") for c in samples if c.startswith("total/")):
+        values = {}
+        for arm in arms:
+            found = revision_values(pairs(samples[samples[by] == arm], scorer, run))
+            values[arm] = found.assign(
+                draft_total=found["draft:total"].astype(float),
+                revision_total=found["revision:total"].astype(float),
+            )
+        for measure in ("draft_total", "revision_total", *MEASURES):
+            groups = {arm: cells(values[arm], measure, prompts, run=run) for arm in arms}
+            draws = bootstrap_means(groups, resamples=resamples, seed=seed)
+            points = {arm: point_mean(group) for arm, group in groups.items()}
+            found = [(arm, estimate(points[arm], draws[arm])) for arm in arms]
+            found += [(f"{a} - {b}", estimate(points[a] - points[b], draws[a] - draws[b]))
+                      for i, a in enumerate(arms) for b in arms[i + 1 :]]  # fmt: skip
+            rows += [{"scored_by": scorer, "measure": measure, "comparison": name} | vars(e)
+                     for name, e in found]  # fmt: skip
+    return pd.DataFrame(rows, columns=["scored_by", "measure", "comparison", "mean", "low", "high"])

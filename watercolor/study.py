@@ -5,6 +5,9 @@ when it finishes and its records kept, then the untrained model, then the runs s
     python -m watercolor.train experiment=three_rewards_v2 study.max_jobs=4    # 4 jobs not done
     python -m watercolor.compare --records experiments/2026-12-01_three_rewards_v2/records
 
+A study's jobs differ in their seed and in one other choice, its arms: the reward set (the
+three-reward study) or `arm` (conf/arm; the revision study's single against revise).
+
 A Hydra callback (`hydra.callbacks`, Hydra's own hook for work around jobs) that an experiment
 switches on, with the records folder its jobs share (`study.records` in conf/train.yaml):
 
@@ -14,7 +17,7 @@ switches on, with the records folder its jobs share (`study.records` in conf/tra
         study: {_target_: watercolor.study.Study}  # or Study's settings, e.g. samples: 8
 
 A part is one run of the study's command. Before any job starts (`on_multirun_start`) it says
-which of the sweep's jobs (reward set x seed) are already done (their records are complete),
+which of the sweep's jobs (arm x seed) are already done (their records are complete),
 which it will run (at most `study.max_jobs`, lowest seeds first) and which it leaves for a later
 part, and writes that plan into the sweep dir; a job that is not to run returns at once
 (`skip_reason`). A job cut off mid-run (the machine went away) left no records, so the next
@@ -55,14 +58,14 @@ from omegaconf import DictConfig
 
 from watercolor import records
 from watercolor.config import compose_config
-from watercolor.records import UNTRAINED_KEY, job_key
+from watercolor.records import UNTRAINED_KEY, arm_of, job_key
 from watercolor.tracking import RUN_ID_FILE, tracking_uri
 
 log = logging.getLogger(__name__)
 # Groups of the training config that the untrained model's evaluation takes over.
 SHARED_GROUPS = ("model", "renderer", "task", "debug")
 PLAN_FILE, FAILURES_DIR, STUDY_FILE = "study_plan.json", "study_failures", "study.json"
-SWEPT = ("reward", "seed")  # what the jobs of a study differ in
+SWEPT = ("arm", "reward", "seed")  # what the jobs of a study may differ in
 # A study's evaluation of each model: the first NUM_PROMPTS held-out prompts x SAMPLES replies
 # (`python -m watercolor.policy.kinds --model` samples as many by default).
 NUM_PROMPTS, SAMPLES = 12, 4
@@ -96,23 +99,29 @@ def job_sweep_dir(hydra_node: DictConfig) -> Path:
 
 
 def sweep_jobs(config: DictConfig) -> list[str]:
-    """The job keys (`<reward set>-seed<seed>`) of every job the sweep launches, from
-    `hydra.sweeper.params` and the command line (which wins), lowest seeds first."""
+    """The job keys (`<arm>-seed<seed>`, `records.arm_of`) of every job the sweep launches,
+    from `hydra.sweeper.params` and the command line (which wins), lowest seeds first."""
     texts = [f"{k}={v}" for k, v in (config.hydra.sweeper.params or {}).items()]
     values: dict[str, list[str]] = {}
     for override in OverridesParser.create().parse_overrides(
         [*texts, *config.hydra.overrides.task]
     ):
-        key = override.get_key_element()
+        key = override.get_key_element().lstrip("+")
         if override.is_sweep_override() and key not in SWEPT:
-            raise SystemExit(f"a study's jobs differ only in {' and '.join(SWEPT)}, "
+            raise SystemExit(f"a study's jobs differ only in {', '.join(SWEPT)}, "
                              f"but this sweep also varies {key}")  # fmt: skip
         if key in SWEPT:
             values[key] = (list(override.sweep_string_iterator()) if override.is_sweep_override()
                            else [override.get_value_element_as_str()])  # fmt: skip
-    rewards = values.get("reward", [config.hydra.runtime.choices.reward])
+    choices = config.hydra.runtime.choices
+    arms = values.get("arm", [choices.get("arm")])
+    rewards = values.get("reward", [choices.reward])
+    if len(arms) > 1 and len(rewards) > 1:
+        raise SystemExit("a study compares arms or reward sets, not both: this sweep varies "
+                         f"arm ({', '.join(arms)}) and reward ({', '.join(rewards)})")  # fmt: skip
+    keys = [arm_of({"arm": a, "reward": r}) for a in arms for r in rewards]
     seeds = sorted(values.get("seed", [str(config.seed)]), key=_seed_order)
-    return [job_key(reward, seed) for seed in seeds for reward in rewards]
+    return [job_key(key, seed) for seed in seeds for key in keys]
 
 
 def _seed_order(seed: str) -> tuple:
@@ -141,7 +150,7 @@ def describe(plan: dict, records_dir: str | Path | None) -> str:
     return "\n".join(lines)
 
 
-def skip_reason(study: DictConfig, seed: int, reward_set: str) -> str | None:
+def skip_reason(study: DictConfig, seed: int, arm: str) -> str | None:
     """Why a job of a study sweep does not train (done already, or left for a later part), or
     None: it trains. Outside a sweep with a plan (a single run), always None."""
     hydra_cfg = HydraConfig.get()
@@ -150,7 +159,7 @@ def skip_reason(study: DictConfig, seed: int, reward_set: str) -> str | None:
     plan_file = job_sweep_dir(hydra_cfg) / PLAN_FILE
     if not plan_file.is_file():
         return None
-    plan, key = json.loads(plan_file.read_text()), job_key(reward_set, seed)
+    plan, key = json.loads(plan_file.read_text()), job_key(arm, seed)
     if key in plan["done"]:
         return f"{key} is done: its records are in {study.records}"
     if key not in plan["run"]:
@@ -172,10 +181,14 @@ class Study(Callback):
         seed: int = 0,
         rewards: Sequence[str] | None = None,
         compare_runs: bool = True,
+        overrides: Sequence[str] = (),
     ) -> None:
         self.num_prompts, self.samples, self.seed = num_prompts, samples, seed
         self.rewards = list(rewards) if rewards is not None else None
         self.compare_runs = compare_runs
+        # conf/evaluate.yaml overrides every evaluation of the study takes (after the job's own
+        # choices), e.g. ["task.turns=2"]: every model's drafts and revisions, whatever its arm
+        self.overrides = list(overrides)
 
     def on_multirun_start(self, config: DictConfig, **kwargs: Any) -> None:
         try:
@@ -192,7 +205,7 @@ class Study(Callback):
 
     def on_job_end(self, config: DictConfig, job_return: JobReturn, **kwargs: Any) -> None:
         hydra_node = job_return.hydra_cfg.hydra
-        key = job_key(hydra_node.runtime.choices.reward, config.seed)
+        key = job_key(arm_of(hydra_node.runtime.choices), config.seed)
         sweep_dir = job_sweep_dir(hydra_node)
         plan_file = sweep_dir / PLAN_FILE
         if plan_file.is_file() and key not in json.loads(plan_file.read_text())["run"]:
@@ -275,6 +288,7 @@ class Study(Callback):
             f"+tags.study={json.dumps(study)}",
             f"run_name={json.dumps(run_name)}",  # quoted: a training run's name has spaces
             *([f"rewards=[{','.join(self.rewards)}]"] if self.rewards is not None else []),
+            *self.overrides,
         ]  # fmt: skip
         log.info("study: evaluating into %s", out_dir)
         evaluate.run(compose_config("evaluate", overrides), out_dir)

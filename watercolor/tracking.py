@@ -124,10 +124,11 @@ def experiment_id(name: str, artifact_root: str | None) -> str:
     return mlflow.create_experiment(name, artifact_location=location)
 
 
-def run_name(reward_set: str, seed: int, started: datetime.datetime | None = None) -> str:
-    """How the MLflow UI lists a training run: its reward set, seed and start time."""
+def run_name(arm: str, seed: int, started: datetime.datetime | None = None) -> str:
+    """How the MLflow UI lists a training run: its arm (its reward set, unless a study sweeps
+    `arm`), seed and start time."""
     started = started or datetime.datetime.now()
-    return f"{reward_set} seed {seed} {started:%Y-%m-%d %H:%M:%S}"
+    return f"{arm} seed {seed} {started:%Y-%m-%d %H:%M:%S}"
 
 
 class PrepareStore(Callback):

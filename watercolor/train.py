@@ -36,6 +36,7 @@ from watercolor.env.client import RemotePainter
 from watercolor.mlflow_callback import RolloutLogger
 from watercolor.policy.loading import load_policy, lora_config
 from watercolor.provenance import commit, config_hash
+from watercolor.records import arm_of
 from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.revision import RevisionRollout
@@ -164,7 +165,7 @@ def step_callbacks(
 def main(cfg: DictConfig) -> float:
     check_settings(cfg)
     run_dir = Path(HydraConfig.get().runtime.output_dir)
-    if reason := skip_reason(cfg.study, cfg.seed, HydraConfig.get().runtime.choices.reward):
+    if reason := skip_reason(cfg.study, cfg.seed, arm_of(HydraConfig.get().runtime.choices)):
         print(f"study: not training: {reason}", flush=True)
         return float("nan")
     torch.set_num_threads(cfg.threads or idle_cores())
@@ -210,7 +211,7 @@ def main(cfg: DictConfig) -> float:
         tags=tags,
         run_dir=run_dir,
         artifact_root=cfg.tracking.artifacts,
-        run_name=run_name(tags["reward"], cfg.seed),  # set, seed and start time
+        run_name=run_name(arm_of(tags), cfg.seed),  # arm (or reward set), seed, start time
         resume_running=cfg.resume,  # a killed job's run is still RUNNING; resume=true asks
     ):
         trainer = GRPOTrainer(

@@ -68,7 +68,7 @@ def test_experiment_table_has_one_row_per_run_with_final_and_best_values(store, 
 
 def test_aggregate_is_mean_and_std_across_seeds(compared):
     out, _, _, printed = compared
-    stats = pd.read_csv(out / "aggregate.csv", index_col="reward_set")
+    stats = pd.read_csv(out / "aggregate.csv", index_col="arm")
     assert set(stats.index) == {"coarse", "gated"} and (stats["runs"] == 2).all()
     assert stats.loc["coarse", "final/reward/total mean"] == pytest.approx(0.305)
     assert stats.loc["gated", "final/reward/total std"] == pytest.approx(0.01 / 2**0.5)
@@ -195,7 +195,7 @@ def smoothed(synthetic_store, tmp_path_factory):
 
 def test_curves_are_the_mean_over_seeds_of_the_smoothed_runs_with_a_min_max_band(smoothed):
     curves = pd.read_csv(smoothed / "curves.csv")
-    reward = curves[curves["metric"] == "reward/total"].set_index(["reward_set", "step"])
+    reward = curves[curves["metric"] == "reward/total"].set_index(["arm", "step"])
     assert set(reward.index) == {(s, step) for s in ("coarse", "gated") for step in STEPS}
     # reward = 0.1 * step + 0.01 * seed (+ 0.2 gated); EMA 0.5 of 0.1, 0.2, 0.3 by hand:
     by_hand = {1: 0.1, 2: 0.5 * 0.1 + 0.5 * 0.2, 3: 0.5 * 0.15 + 0.5 * 0.3}
