@@ -36,9 +36,11 @@ over the step (goal <= 0.25 on CPU; the anchor: 0.70-0.80) and `overlap_speedup`
 step time over the overlapped one; every mode reports `steps_per_hour` and each phase's share of
 a step. With `--jobs N` it also runs N overlapped jobs at once (`threads=1` each, as a sweep on
 `hydra/launcher=local_parallel` does) and reports their combined steps per hour
-(`jobsN_throughput_ratio`: over one job alone). Sampling is seeded, but the runs' replies differ
-once their weights do. Every mode also reports `cpu_*`: a step's CPU-seconds over every process
-of the job (trainer, Chromium, Playwright's node driver) and its parts, from the
+(`jobsN_throughput_ratio`: over one job alone). With `--threads N` it also runs the sequential
+steps with `threads=N` torch threads and reports `threadsN_*` and their ratios over the default
+(`threadsN_step_s_ratio`, `threadsN_cpu_total_s_ratio`, ...). Sampling is seeded, but the runs'
+replies differ once their weights do. Every mode also reports `cpu_*`: a step's CPU-seconds over
+every process of the job (trainer, Chromium, Playwright's node driver) and its parts, from the
 `step_cpu/*` metrics each step logs (`watercolor/step_cpu.py`): generation, update (advantages,
 reference log-probs, loss, backward, optimiser, with TRL's bookkeeping between them),
 after_update, logging (metrics, and each step's canvases, sketches and rollouts table, as a
@@ -69,6 +71,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -269,14 +272,21 @@ def bench_train(args: argparse.Namespace) -> dict:
     """The same few GRPO steps painting after generation, overlapped with it, and (with
     `--jobs 2`) as two overlapped jobs at once; steps per hour of each, side by side."""
     figures = {}
-    modes = [("sequential", False, 1), ("overlapped", True, 1)]
-    modes += [(f"jobs{args.jobs}", True, args.jobs)] if args.jobs > 1 else []
-    for mode, overlap, jobs in modes:
-        split = train_split(args, overlap, jobs)
+    modes = [("sequential", False, 1, []), ("overlapped", True, 1, [])]
+    modes += [(f"jobs{args.jobs}", True, args.jobs, [])] if args.jobs > 1 else []
+    if args.threads is not None:
+        modes.append((f"threads{args.threads}", False, 1, [f"threads={args.threads}"]))
+    for mode, overlap, jobs, overrides in modes:
+        split = train_split(args, overlap, jobs, overrides)
         figures |= {f"{mode}_{name}": value for name, value in split.items()}
     figures["overlap_speedup"] = round(
         figures["sequential_step_s"] / figures["overlapped_step_s"], 3
     )
+    if args.threads is not None:  # the same sequential steps on N torch threads, over default
+        for name in ("step_s", "cpu_total_s", "cpu_generation_s", "cpu_update_s"):
+            figures[f"threads{args.threads}_{name}_ratio"] = round(
+                figures[f"threads{args.threads}_{name}"] / figures[f"sequential_{name}"], 3
+            )
     if args.jobs > 1:
         figures[f"jobs{args.jobs}_throughput_ratio"] = round(
             figures[f"jobs{args.jobs}_steps_per_hour"] / figures["overlapped_steps_per_hour"], 3
@@ -284,9 +294,12 @@ def bench_train(args: argparse.Namespace) -> dict:
     return figures
 
 
-def train_split(args: argparse.Namespace, overlap: bool, jobs: int = 1) -> dict:
+def train_split(
+    args: argparse.Namespace, overlap: bool, jobs: int = 1, overrides: Sequence[str] = ()
+) -> dict:
     """Mean step split of `jobs` scratch `python -m watercolor.train` runs at once (step 1 left
-    out); `steps_per_hour` counts the steps of all of them (each job: `threads=1` when jobs > 1)."""
+    out), each with `overrides`; `steps_per_hour` counts the steps of all of them (each job:
+    `threads=1` when jobs > 1)."""
     with tempfile.TemporaryDirectory(prefix="watercolor-bench-") as tmp:
         root = Path(__file__).resolve().parents[1]
         # Each run logs into its own scratch store (train_command's tracking.uri), which a
@@ -294,7 +307,9 @@ def train_split(args: argparse.Namespace, overlap: bool, jobs: int = 1) -> dict:
         # in-process set_tracking_uri) would override: the runs do not inherit it.
         env = {k: v for k, v in os.environ.items() if k != "MLFLOW_TRACKING_URI"}
         runs = [
-            subprocess.Popen(train_command(args, overlap, f"{tmp}/job{i}", jobs), cwd=root, env=env)
+            subprocess.Popen(
+                train_command(args, overlap, f"{tmp}/job{i}", jobs, overrides), cwd=root, env=env
+            )
             for i in range(jobs)
         ]
         if any(run.wait() for run in runs):
@@ -320,7 +335,9 @@ def train_split(args: argparse.Namespace, overlap: bool, jobs: int = 1) -> dict:
     }
 
 
-def train_command(args: argparse.Namespace, overlap: bool, folder: str, jobs: int) -> list[str]:
+def train_command(
+    args: argparse.Namespace, overlap: bool, folder: str, jobs: int, overrides: Sequence[str] = ()
+) -> list[str]:
     """`python -m watercolor.train` for a benchmark run writing only into `folder`."""
     return [
         sys.executable, "-m", "watercolor.train", f"trainer.max_steps={args.steps}",
@@ -330,6 +347,7 @@ def train_command(args: argparse.Namespace, overlap: bool, folder: str, jobs: in
         *(["threads=1"] if jobs > 1 else []),
         *(["debug=smoke"] if args.smoke else []),
         *args.set,
+        *overrides,  # the mode's own (e.g. threads=2): after --set, so the mode is what it says
     ]  # fmt: skip
 
 
@@ -460,6 +478,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--jobs", type=int, default=1, help="train: also run this many overlapped jobs at once"
     )
+    parser.add_argument(
+        "--threads", type=int, metavar="N", help="train: also run the sequential steps with "
+        "threads=N (torch intra-op threads; the default is conf/train.yaml's)",
+    )  # fmt: skip
     parser.add_argument(
         "--set", action="append", default=[], metavar="OVERRIDE",
         help="train: a Hydra override for every benchmark run, e.g. trainer.num_generations=8",
