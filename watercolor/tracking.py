@@ -13,7 +13,7 @@ Every `every` steps:
 a grid PNG of the group's canvases, each canvas PNG, each sketch as `.js` and the rows of the
 run's rollouts table (`mlflow.log_table`: step, canvas image, reward, status, violations,
 components, prompt, reply), which the MLflow UI shows with each canvas beside its reply. Runs
-are named by reward set, seed and start time.
+are named by arm (the reward set, unless a study sweeps `arm`), seed and start time.
 
 MLflow 3.17's UI opens in its GenAI mode whatever the experiment holds: the mode is a setting
 of the browser (the "Model training" switch, or `?workflowType=machine_learning` in the URL),
