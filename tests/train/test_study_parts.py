@@ -19,7 +19,14 @@ SMOKE_STUDY = (
     "experiment=three_rewards_v2", "hydra.sweeper.params.seed=0", "trainer.max_steps=1",
     "+hydra.callbacks.study.num_prompts=2", "+hydra.callbacks.study.samples=2",
     "tracking.log_canvases_every=1",  # the study logs every 10th step; the gallery needs one
+    # Cheaper than the smoke run, checking the same: a group of two replies and one browser per
+    # painter, not two (a part starts ~10 painters: training, evaluations, compare's re-renders;
+    # the browsers' start-up was a third of the test's CPU).
+    "trainer.num_generations=2", "trainer.per_device_train_batch_size=2", "renderer.workers=1",
 )  # fmt: skip
+# A part that runs one job (or none) runs it in Hydra's own process: joblib's workers would each
+# import the trainer again (~20 CPU-s apiece) for a job that needs none of them.
+ONE_AT_A_TIME = "hydra.launcher.n_jobs=1"
 
 
 def run_part(tmp_path, sweep: str, *overrides: str) -> subprocess.CompletedProcess:
@@ -48,7 +55,7 @@ def test_a_study_runs_in_parts_and_compares_from_its_records(tmp_path, monkeypat
         "coarse-seed0", "fine_grained-seed0", "untrained"]  # fmt: skip
 
     # Part 2 runs only the job left, and not the untrained model again.
-    second = run_part(tmp_path, "part2")
+    second = run_part(tmp_path, "part2", ONE_AT_A_TIME)
     assert second.returncode == 0, second.stderr[-4000:]
     assert "already done (2): coarse-seed0, fine_grained-seed0" in second.stdout
     assert "this part runs (1): gated-seed0" in second.stdout
@@ -102,7 +109,7 @@ def test_a_study_runs_in_parts_and_compares_from_its_records(tmp_path, monkeypat
 def test_a_failing_study_hook_fails_the_command(tmp_path):
     # No job trains (max_jobs=0); the untrained evaluation then fails on an unknown reward set.
     # Hydra only warns about a callback's exception: the study must exit non-zero instead.
-    done = run_part(tmp_path, "sweep", "study.max_jobs=0", "reward=gated",
+    done = run_part(tmp_path, "sweep", "study.max_jobs=0", "reward=gated", ONE_AT_A_TIME,
                     "+hydra.callbacks.study.rewards=[nope]")  # fmt: skip
     assert done.returncode != 0
     assert "unknown reward set 'nope'" in done.stderr
