@@ -32,7 +32,6 @@ from trl import GRPOConfig, GRPOTrainer
 
 from watercolor.config import model_source
 from watercolor.cores import idle_cores
-from watercolor.env.client import RemotePainter
 from watercolor.mlflow_callback import RolloutLogger
 from watercolor.policy.loading import load_policy, lora_config
 from watercolor.provenance import commit, config_hash
@@ -68,6 +67,10 @@ def build_painter(renderer: DictConfig, episode: DictConfig) -> Painter:
     built = instantiate(renderer)
     if isinstance(built, RenderConfig):
         return LocalPainter(built, instantiate(episode))
+    # OpenEnv's client (and the server and gradio its package imports) only for renderer=remote:
+    # instantiating that renderer imported it already; every other run is spared the import.
+    from watercolor.env.client import RemotePainter
+
     if isinstance(built, RemotePainter):
         built.episode = OmegaConf.to_container(episode, resolve=True)
     return built
