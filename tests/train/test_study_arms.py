@@ -9,10 +9,10 @@ import mlflow
 import numpy as np
 import pandas as pd
 import pytest
-from hydra.core.hydra_config import HydraConfig
 from hydra.core.utils import JobReturn, JobStatus
 from hydra.utils import instantiate
 from omegaconf import open_dict
+from train_helpers import finished_study_job
 
 from watercolor import matrix, records, study
 from watercolor.config import compose_config
@@ -85,18 +85,9 @@ def test_every_model_of_the_study_is_evaluated_with_the_studys_overrides(tmp_pat
     from watercolor import evaluate
 
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
-    uri = f"sqlite:///{tmp_path}/mlflow.db"
-    cfg = compose_config("train", ["experiment=revise_study", "arm=single", f"tracking.uri={uri}",
-                                   f"tracking.artifacts={tmp_path}/art", "study.records=null"],
-                         return_hydra_config=True)  # fmt: skip
-    job_dir = tmp_path / "sweep" / "0"
-    with open_dict(cfg):
-        cfg.hydra.sweep.dir, cfg.hydra.sweep.subdir = str(tmp_path / "sweep"), "0"
-        cfg.hydra.runtime.output_dir = str(job_dir)
-    HydraConfig.instance().set_config(cfg)
-    with mlflow_run(uri, "revise_study", params={}, tags={}, run_dir=job_dir,
-                    run_name=run_name("single", 0), artifact_root=f"{tmp_path}/art"):  # fmt: skip
-        pass
+    cfg = finished_study_job(tmp_path, ["experiment=revise_study", "arm=single",
+                                        "study.records=null"], "revise_study",
+                             run_name("single", 0))  # fmt: skip
     given = []
     monkeypatch.setattr(evaluate, "run", lambda config, out_dir: given.append(config))
     callback = instantiate(cfg.hydra.callbacks.study)

@@ -8,11 +8,12 @@ from hydra.core.hydra_config import HydraConfig
 from hydra.core.utils import JobReturn, JobStatus
 from hydra.utils import instantiate
 from omegaconf import open_dict
+from train_helpers import finished_study_job
 
 from watercolor import study
 from watercolor.config import compose_config
 from watercolor.policy import kinds
-from watercolor.tracking import PrepareStore, mlflow_run, run_name
+from watercolor.tracking import PrepareStore, run_name
 
 
 def sweep_config(*overrides: str):
@@ -125,19 +126,8 @@ def test_each_evaluation_is_named_after_the_run_it_evaluates(tmp_path, monkeypat
     from watercolor import evaluate
 
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)  # a user's store would win
-    uri = f"sqlite:///{tmp_path}/mlflow.db"
-    cfg = compose_config("train", ["reward=gated", f"tracking.uri={uri}",
-                                   f"tracking.artifacts={tmp_path}/art"],
-                         return_hydra_config=True)  # fmt: skip
-    job_dir = tmp_path / "sweep" / "0"
-    with open_dict(cfg):
-        cfg.hydra.sweep.dir, cfg.hydra.sweep.subdir = str(tmp_path / "sweep"), "0"
-        cfg.hydra.runtime.output_dir = str(job_dir)
-    HydraConfig.instance().set_config(cfg)
     trained = run_name("gated", 0)
-    with mlflow_run(uri, "watercolor", params={}, tags={}, run_dir=job_dir, run_name=trained,
-                    artifact_root=f"{tmp_path}/art"):  # fmt: skip
-        pass
+    cfg = finished_study_job(tmp_path, ["reward=gated"], "watercolor", trained)
     given = []
     monkeypatch.setattr(evaluate, "run", lambda config, out_dir: given.append((config, out_dir)))
     done = JobReturn(cfg=cfg, hydra_cfg=cfg, status=JobStatus.COMPLETED, _return_value=0.0)

@@ -47,3 +47,27 @@ def run_training(tmp: Path, *overrides: str, multirun: bool = False, timeout: in
 
 def mlflow_client(tmp: Path) -> mlflow.MlflowClient:
     return mlflow.MlflowClient(tracking_uri=f"sqlite:///{tmp}/mlflow.db")
+
+
+def finished_study_job(tmp: Path, overrides: list[str], experiment: str, run_name: str):
+    """The config of a study's job 0 that has finished: composed with `overrides` and a store in
+    `tmp`, set as Hydra's, its training run logged (named `run_name`) into `<tmp>/sweep/0`."""
+    from hydra.core.hydra_config import HydraConfig
+    from omegaconf import open_dict
+
+    from watercolor.config import compose_config
+    from watercolor.tracking import mlflow_run
+
+    uri = f"sqlite:///{tmp}/mlflow.db"
+    cfg = compose_config("train", [*overrides, f"tracking.uri={uri}",
+                                   f"tracking.artifacts={tmp}/art"],
+                         return_hydra_config=True)  # fmt: skip
+    job_dir = tmp / "sweep" / "0"
+    with open_dict(cfg):
+        cfg.hydra.sweep.dir, cfg.hydra.sweep.subdir = str(tmp / "sweep"), "0"
+        cfg.hydra.runtime.output_dir = str(job_dir)
+    HydraConfig.instance().set_config(cfg)
+    with mlflow_run(uri, experiment, params={}, tags={}, run_dir=job_dir, run_name=run_name,
+                    artifact_root=f"{tmp}/art"):  # fmt: skip
+        pass
+    return cfg
