@@ -12,7 +12,7 @@ import pytest
 from hydra.core.utils import JobReturn, JobStatus
 from hydra.utils import instantiate
 from omegaconf import open_dict
-from train_helpers import finished_study_job
+from train_helpers import REPO, finished_study_job
 
 from watercolor import matrix, records, study
 from watercolor.config import compose_config
@@ -74,7 +74,7 @@ def test_a_run_is_named_recorded_and_compared_by_its_arm(tmp_path, monkeypatch):
 
 
 def test_records_from_before_arms_are_grouped_by_their_reward_set():
-    old = records.read("experiments/2026-12-01_three_rewards_v2/records")
+    old = records.read(REPO / "experiments/2026-12-01_three_rewards_v2/records")
     assert {i["arm"] for i in old.runs} == {"coarse", "fine_grained", "gated"}
     assert all(i["arm"] == i["reward_set"] for i in old.runs)
 
