@@ -173,7 +173,8 @@ def sort_key(info: dict) -> tuple:
 
 
 def provenance_table(found: Records, labels: pd.Series) -> pd.DataFrame:
-    """Per run: label, reward set, arm, seed, commit, dirty, config hash and study."""
+    """Per run: label, reward set, arm, seed, commit, dirty, config hash, study and the
+    fingerprint of the weights it started from."""
     rows = [{"label": label, "reward_set": info["reward_set"], "arm": info["arm"],
              "seed": info["seed"]}
             | {name: info.get(name, "") for name in PROVENANCE} | {"run_id": info["run_id"]}
@@ -183,13 +184,19 @@ def provenance_table(found: Records, labels: pd.Series) -> pd.DataFrame:
 
 def provenance_warnings(table: pd.DataFrame) -> list[str]:
     """What makes the runs not one study with one training path: runs of one arm with
-    different config hashes, several commits, uncommitted training code, several studies."""
+    different config hashes, runs that started from different weights (the same config built
+    on another CPU), several commits, uncommitted training code, several studies."""
     warnings = []
     for arm, rows in table.groupby("arm", sort=True):
         hashes = sorted(set(rows["config_hash"]))
         if len(hashes) > 1:
             warnings.append(f"runs of {arm} differ in more than their seed: config "
                             f"hashes {', '.join(h or '(none)' for h in hashes)}")  # fmt: skip
+    if len(weights := sorted(set(table["weights"]) - {""})) > 1:
+        by_weights = {w: ", ".join(table.loc[table["weights"] == w, "label"]) for w in weights}
+        listed = "; ".join(f"{w}: {labels}" for w, labels in by_weights.items())
+        warnings.append("runs started from different weights (one model config built on "
+                        f"several machines?): {listed}")  # fmt: skip
     commits = sorted(set(table["commit"]))
     if len(commits) > 1:
         by_commit = {c: ", ".join(table.loc[table["commit"] == c, "label"]) for c in commits}

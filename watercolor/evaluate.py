@@ -52,6 +52,7 @@ from watercolor.canvas import Canvas, Status
 from watercolor.cores import torch_threads
 from watercolor.gallery import gallery_html
 from watercolor.policy.loading import load_policy
+from watercolor.provenance import weights_fingerprint
 from watercolor.render.painters import Episode, LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.diversity import group_diversity
@@ -418,7 +419,7 @@ def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:
         summary = write_report(table, out_dir, f"evaluate {model_path}", out_dir / "canvases")
     tags = {"kind": "evaluate", "source": str(cfg.checkpoint or model_path)} | dict(cfg.tags)
     tags |= {"source_run_id": source_run} if source_run else {}
-    params = flatten(plain) | {"model_path": model_path}
+    params = flatten(plain) | {"model_path": model_path, "weights": weights_fingerprint(model_path)}
     with mlflow_run(
         cfg.tracking.uri, cfg.tracking.experiment, params=params, tags=tags, run_dir=out_dir,
         artifact_root=cfg.tracking.artifacts, run_name=evaluation_run_name(cfg, out_dir),

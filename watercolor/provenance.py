@@ -4,8 +4,14 @@
     '...'
     >>> commit()["commit"]  # the checkout this package was imported from
 
+    >>> weights_fingerprint("outputs/cache/tiny-9a930b0f9da3")  # what the run started from
+    '7fba23e24fa4'
+
 A study runs in parts, possibly days apart; `watercolor.compare` lists each run's commit and
-config hash and warns when runs of one reward set differ in anything but their seed.
+config hash and warns when runs of one reward set differ in anything but their seed. The config
+hash names a built model by its build config, and the same build config gives other weights on
+another CPU (float sums in another order: README, "Command 1"), so each run also records the
+fingerprint of the weights it started from.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ NOT_HASHED = ("seed", "paths", "tracking", "study", "resume", "threads")
 # The parts of the checkout that decide what training computes (a change elsewhere, in tests,
 # docs or experiments, leaves the run as it was).
 CODE_PATHS = ("watercolor", "conf", "pyproject.toml")
+# A model directory's weight files (transformers' and PEFT's names for them).
+WEIGHT_FILES = ("*.safetensors", "*.bin")
 
 
 def config_hash(config: Mapping) -> str:
@@ -31,6 +39,30 @@ def config_hash(config: Mapping) -> str:
     kept = {k: v for k, v in config.items() if k not in NOT_HASHED and k != "hydra"}
     text = json.dumps(kept, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def weights_fingerprint(model: str | Path) -> str:
+    """12 hex digits naming a local model directory's weights: the sha256 of its one weight file
+    (so it reads as the file's own sha256, as `sha256sum` prints it), or of every weight file's
+    name and sha256 when there are several; "" for a hub id or a directory without weights."""
+    folder = Path(model)
+    files = sorted(f for pattern in WEIGHT_FILES for f in folder.glob(pattern)) if (
+        folder.is_dir()) else []  # fmt: skip
+    if not files:
+        return ""
+    digests = [(f.name, _sha256(f)) for f in files]
+    if len(digests) == 1:
+        return digests[0][1][:12]
+    text = "\n".join(f"{name} {digest}" for name, digest in digests)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def _sha256(file: Path) -> str:
+    digest = hashlib.sha256()
+    with file.open("rb") as stream:
+        while chunk := stream.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def commit(checkout: Path = CHECKOUT) -> dict[str, str]:

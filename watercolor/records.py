@@ -11,7 +11,8 @@ parts (`watercolor.study`) keeps each finished job's records under `experiments/
 the untrained model's evaluation in `untrained/`):
 
 - `run.json`: who the run is (id, name, reward set, arm, seed, model, status), its commit, whether
-  the training code had uncommitted changes, the hash of its config and its study;
+  the training code had uncommitted changes, the hash of its config, its study and the
+  fingerprint of the weights it started from (`watercolor.provenance.weights_fingerprint`);
 - `config.yaml`: the run's resolved config;
 - `metrics.csv`: every metric the run logged, one row per step;
 - `rollouts.parquet`: the logged rollouts (step, prompt, reply, reward, status, violations,
@@ -41,7 +42,7 @@ import pandas as pd
 from mlflow.entities import Run
 
 UNTRAINED_KEY = "untrained"
-PROVENANCE = ("commit", "dirty", "config_hash", "study")
+PROVENANCE = ("commit", "dirty", "config_hash", "study", "weights")
 RUN_FILE, EVALUATION_DIR = "run.json", "evaluation"
 
 
@@ -225,6 +226,22 @@ def done(records_dir: str | Path, key: str) -> bool:
     if key == UNTRAINED_KEY:
         return (folder / EVALUATION_DIR / "evaluation.json").is_file()
     return (folder / RUN_FILE).is_file() and (folder / EVALUATION_DIR / "evaluation.json").is_file()
+
+
+def starting_weights(records_dir: str | Path) -> dict[str, str]:
+    """Per recorded job (and `untrained`, the model its evaluation read), the fingerprint of the
+    weights it started from; jobs recorded before fingerprints were kept are left out."""
+    root, found = Path(records_dir), {}
+    for folder in sorted(p for p in root.glob("*") if p.is_dir() and not p.name.startswith(".")):
+        if (folder / RUN_FILE).is_file():
+            weights = json.loads((folder / RUN_FILE).read_text()).get("weights", "")
+        elif (about := folder / EVALUATION_DIR / "evaluation.json").is_file():
+            weights = json.loads(about.read_text()).get("params", {}).get("weights", "")
+        else:
+            continue
+        if weights:
+            found[folder.name] = weights
+    return found
 
 
 def read(records_dir: str | Path) -> Records:

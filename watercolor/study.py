@@ -150,6 +150,32 @@ def describe(plan: dict, records_dir: str | Path | None) -> str:
     return "\n".join(lines)
 
 
+class OtherWeightsError(RuntimeError):
+    """A job of a study would start from other weights than the study's recorded jobs did."""
+
+
+def check_weights(study: DictConfig, weights: str) -> None:
+    """Refuse to train a job of a study whose recorded jobs (or untrained evaluation) started
+    from other weights than `weights` (`watercolor.provenance.weights_fingerprint`).
+
+    A built model (the tiny painters) is cached by the hash of its build config, but the same
+    config builds other weights on another CPU; a part run on another machine would then
+    compare arms that started from different models. `study.allow_other_weights=true` trains
+    anyway (compare still warns); moving the other jobs' records aside re-runs them.
+    """
+    if study.records is None or not weights or study.get("allow_other_weights", False):
+        return
+    others = {key: w for key, w in records.starting_weights(study.records).items() if w != weights}
+    if others:
+        listed = ", ".join(f"{key} from {w}" for key, w in others.items())
+        raise OtherWeightsError(
+            f"this job starts from weights {weights}, but the study's records in "
+            f"{study.records} started from other weights ({listed}): the same model config "
+            "built on another machine? Run the part where those were built, move their records "
+            "aside to re-run them on these weights, or set study.allow_other_weights=true"
+        )
+
+
 def skip_reason(study: DictConfig, seed: int, arm: str) -> str | None:
     """Why a job of a study sweep does not train (done already, or left for a later part), or
     None: it trains. Outside a sweep with a plan (a single run), always None."""

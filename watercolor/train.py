@@ -34,7 +34,7 @@ from watercolor.config import model_source
 from watercolor.cores import idle_cores
 from watercolor.mlflow_callback import RolloutLogger
 from watercolor.policy.loading import load_policy, lora_config
-from watercolor.provenance import commit, config_hash
+from watercolor.provenance import commit, config_hash, weights_fingerprint
 from watercolor.records import arm_of
 from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
@@ -42,7 +42,7 @@ from watercolor.revision import RevisionRollout
 from watercolor.rewards.trl_adapter import Painter, RolloutScorer
 from watercolor.rollout import GenerationClock, OverlappedRollout
 from watercolor.step_cpu import RewardsCpu, StepCpu
-from watercolor.study import job_sweep_dir, skip_reason, study_id
+from watercolor.study import check_weights, job_sweep_dir, skip_reason, study_id
 from watercolor.tool_env import SubmitEpisodes, load_processor, refuse_group_components
 from watercolor.tracking import flatten, mlflow_run, run_name
 
@@ -76,9 +76,10 @@ def build_painter(renderer: DictConfig, episode: DictConfig) -> Painter:
     return built
 
 
-def run_tags(cfg: DictConfig) -> dict[str, str]:
-    """The job's group choices, seed and overrides, for filtering runs in MLflow; its commit
-    and config hash (`watercolor.provenance`); its study (`watercolor.study.study_id`)."""
+def run_tags(cfg: DictConfig, weights: str = "") -> dict[str, str]:
+    """The job's group choices, seed and overrides, for filtering runs in MLflow; its commit,
+    config hash and the fingerprint of the `weights` it starts from (`watercolor.provenance`);
+    its study (`watercolor.study.study_id`)."""
     hydra_cfg = HydraConfig.get()
     choices = {k: str(v) for k, v in hydra_cfg.runtime.choices.items() if "hydra/" not in k}
     overrides = " ".join(hydra_cfg.overrides.task) or "(none)"
@@ -91,6 +92,7 @@ def run_tags(cfg: DictConfig) -> dict[str, str]:
             "overrides": overrides,
             "config_hash": config_hash(OmegaConf.to_container(cfg, resolve=False)),
             "study": study_id(records, sweep_dir),
+            "weights": weights,
         }
         | commit()
     )
@@ -174,6 +176,9 @@ def main(cfg: DictConfig) -> float:
     torch.set_num_threads(cfg.threads or idle_cores())
     set_seed(cfg.seed)
     model, tokenizer, peft_config = build_policy(cfg.model)
+    weights = weights_fingerprint(model.name_or_path)  # the directory it was loaded from
+    if HydraConfig.get().mode == RunMode.MULTIRUN:  # a study's parts start from one model
+        check_weights(cfg.study, weights)
     dataset = build_dataset(cfg.task)
     painter = build_painter(cfg.renderer, cfg.task.episode)
     logger = RolloutLogger(every=cfg.tracking.log_canvases_every)
@@ -206,7 +211,7 @@ def main(cfg: DictConfig) -> float:
         report_to=["mlflow"] if cfg.tracking.trl_profiling else "none",
     )
     params = flatten(OmegaConf.to_container(cfg, resolve=True))
-    tags = run_tags(cfg)
+    tags = run_tags(cfg, weights)
     with mlflow_run(
         cfg.tracking.uri,
         cfg.tracking.experiment,

@@ -13,6 +13,7 @@ import pytest
 from train_helpers import REPO, mlflow_client, train_command
 
 from watercolor import compare
+from watercolor import records as records_module
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 SMOKE_STUDY = (
@@ -72,6 +73,11 @@ def test_a_study_runs_in_parts_and_compares_from_its_records(tmp_path, monkeypat
     assert {r.data.tags["study"] for r in [*trained, *evaluations]} == {study}
     for run in trained:
         assert len(run.data.tags["commit"]) == 40 and len(run.data.tags["config_hash"]) == 12
+    # Every job and the untrained model's evaluation started from the one cached smoke painter.
+    (weights,) = {r.data.tags["weights"] for r in trained}
+    assert len(weights) == 12
+    assert records_module.starting_weights(records) == dict.fromkeys(
+        ["coarse-seed0", "fine_grained-seed0", "gated-seed0", "untrained"], weights)  # fmt: skip
     for key in ("coarse-seed0", "fine_grained-seed0", "gated-seed0"):
         samples = pd.read_parquet(records / key / "evaluation" / "samples.parquet")
         assert len(samples) == 4 and {"reply", "status", "total/gated"} <= set(samples.columns)
