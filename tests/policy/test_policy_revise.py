@@ -8,6 +8,7 @@ build (the default revising painter: hundreds of renders and 150 SFT steps, tens
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -24,7 +25,7 @@ from trl import SFTConfig, SFTTrainer
 
 from watercolor.canvas import Canvas, Status
 from watercolor.config import compose_train, reward_set
-from watercolor.policy import tiny
+from watercolor.policy import tiny, tiny_revise
 from watercolor.policy.kinds import reply_kind
 from watercolor.policy.loading import load_policy
 from watercolor.policy.revision_corpus import (
@@ -38,10 +39,13 @@ from watercolor.policy.tiny import BUILD_INFO, DEFAULT, SMOKE, read_build_info
 from watercolor.policy.tiny_revise import (
     DEFAULT_REVISE,
     RECORDS,
+    SHIPPED_RECORDS,
     SMOKE_REVISE,
     cache_dir,
     ensure_revising_model,
+    ensure_revision_records,
     read_records,
+    records_hash,
     sft_records,
 )
 from watercolor.render import RenderConfig
@@ -156,6 +160,37 @@ def test_the_default_painter_keeps_its_name():
     # the revising painter's name follows its base's and its own settings
     assert cache_dir(replace(revise, base=replace(DEFAULT, steps=299)), "/c").name != name
     assert cache_dir(replace(revise, min_gain=0.05), "/c").name != name
+
+
+def test_the_default_records_ship_with_the_package():
+    # Painting is not repeatable to the last rounded digit, so the default painter's records are
+    # shipped data (tiny_revise's "Shipped records"): a change to what the records hash (reward
+    # set, renderer, episode, the modules that make and judge them) needs them shipped again.
+    name = f"revision-records-{records_hash(DEFAULT_REVISE)}.json"
+    shipped = SHIPPED_RECORDS / f"{name}.gz"
+    assert shipped.is_file(), (
+        f"no shipped records for the default revising painter ({name}): paint them with "
+        "`python -m watercolor.policy.tiny_revise --threads 2` and gzip -9 "
+        f"outputs/cache/{name} into {SHIPPED_RECORDS}"
+    )
+    content = json.loads(gzip.decompress(shipped.read_bytes()))
+    assert content["hash"] == records_hash(DEFAULT_REVISE)
+    assert set(content["kinds"]) == set(KINDS) and all(content["kinds"].values())
+    assert sum(content["kinds"].values()) == len(content["records"])
+    assert list(SHIPPED_RECORDS.iterdir()) == [shipped]  # no stale files beside it
+
+
+def test_shipped_records_are_copied_into_the_cache_not_painted(tmp_path, monkeypatch):
+    async def refuse(*args, **kwargs):
+        raise AssertionError("painted records that ship with the package")
+
+    monkeypatch.setattr(tiny_revise, "paint_records", refuse)
+    path = ensure_revision_records(DEFAULT_REVISE, tmp_path, progress=False)
+    shipped = SHIPPED_RECORDS / f"{path.name}.gz"
+    assert path.parent == tmp_path and path.read_bytes() == gzip.decompress(shipped.read_bytes())
+    assert read_records(path)["hash"] == records_hash(DEFAULT_REVISE)
+    with pytest.raises(AssertionError, match="painted"):  # nothing ships for the smoke config
+        ensure_revision_records(SMOKE_REVISE, tmp_path, progress=False)
 
 
 @pytest.fixture(scope="module")

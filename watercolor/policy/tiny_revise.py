@@ -46,12 +46,22 @@ and what they import from this package. The default painter's name is untouched:
 is part of what `tiny.config_hash` reads. Not hashed: Chromium and the JS assets the records were
 painted with (a new version of either can change a canvas, and so a score); delete a cached
 records file to paint them again.
+
+Shipped records. Painting is not bit-for-bit repeatable: two paintings of the default's 360
+replies on one machine (2026-12-03) gave the same 128 records, but 13 of their feedback turns
+differed in a rounded component (`translucent_layering 0.07` against `0.06`), so every build
+trained on other text and came out with other weights. The default's records are therefore
+data this package ships (`SHIPPED_RECORDS`, gzipped): when the cache lacks a records file and
+the package has one of that hash, it is copied into the cache instead of painted, and the
+build, like the base's, gives the same weights on the same kind of CPU. Any other config (the
+smoke one, a changed reward set or module) still paints its own.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import hashlib
 import inspect
 import json
@@ -85,6 +95,8 @@ from watercolor.policy.tiny import (
 )
 
 RECORDS = "revision_records.json"
+# Records shipped with the package ("Shipped records" above): revision-records-<hash>.json.gz
+SHIPPED_RECORDS = Path(__file__).parent / "revision_records"
 
 
 @dataclass(frozen=True)
@@ -233,6 +245,10 @@ def ensure_revision_records(
     path = Path(cache_root) / f"revision-records-{name}.json"
     if path.is_file():
         return path
+    shipped = SHIPPED_RECORDS / f"{path.name}.gz"
+    if shipped.is_file():
+        write_whole(path, gzip.decompress(shipped.read_bytes()).decode())
+        return path
     started = time.perf_counter()
     records, painted = asyncio.run(paint_records(config, setup, workers, progress))
     content = {
@@ -245,11 +261,16 @@ def ensure_revision_records(
     }
     if not all(content["kinds"].values()):
         raise RuntimeError(f"revision records lack a kind: {content['kinds']}; plan more of each")
+    write_whole(path, json.dumps(content))
+    return path
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write `path` whole or not at all, whoever else writes it at the same time."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as out:
-        json.dump(content, out)
-    Path(out.name).replace(path)  # whole or absent, whoever writes it
-    return path
+        out.write(text)
+    Path(out.name).replace(path)
 
 
 async def paint_records(
