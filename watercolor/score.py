@@ -66,8 +66,12 @@ def sketch_files(path: Path) -> list[Path]:
 async def paint_all(replies: list[str], cfg: DictConfig, seed: int) -> list[Canvas]:
     """Each reply through the task's episode, in the composed renderer."""
     episode = cli.episode(cfg)
-    async with RenderPool(cli.render_config(cfg, workers=min(len(replies), 2))) as pool:
+    # Each lane starts its browser on its first render, so replies the gate refuses start none.
+    pool = RenderPool(cli.render_config(cfg, workers=min(len(replies), 2)))
+    try:
         return list(await asyncio.gather(*(episode(pool, r, seed=seed) for r in replies)))
+    finally:
+        await pool.close()
 
 
 def record(canvas: Canvas, score: Score) -> dict:

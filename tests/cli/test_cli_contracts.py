@@ -78,8 +78,10 @@ def test_render_ok_writes_png_and_exits_0(tmp_path):
     ids=["prose", "2d-and-bare", "throws"],
 )  # fmt: skip
 def test_render_failures_exit_1_with_a_message(tmp_path, text, status, violation):
+    # A reply the gate refuses is answered without starting a browser: no Chromium needed.
+    browser = ["--chromium", "/nonexistent/chromium"] if status == "violation" else []
     result = run("watercolor.render", write(tmp_path, "s.js", text), "--json",
-                 "--pixel-density", "0.5")  # fmt: skip
+                 "--pixel-density", "0.5", *browser)  # fmt: skip
     record = one_json_object(result.stdout)
     assert result.returncode == 1
     assert record["status"] == status and record["errors"] and record["png"] is None
@@ -134,3 +136,12 @@ def test_score_directory_prints_a_table(tmp_path):
 def test_score_unknown_set_is_a_usage_error(tmp_path):
     result = run("watercolor.score", write(tmp_path, "s.js", WATERCOLOUR), "--reward", "nope")
     assert result.returncode == 2 and "unknown reward set" in result.stderr
+
+
+def test_score_a_refused_reply_without_a_browser(tmp_path):
+    # The gate's verdict needs no canvas, so no browser starts (a missing one is no error).
+    result = run("watercolor.score", write(tmp_path, "s.md", "I would paint a hibiscus."),
+                 "--reward", "gated", "--json", "--chromium", "/nonexistent/chromium")  # fmt: skip
+    record = one_json_object(result.stdout)
+    assert result.returncode == 1 and record["status"] == "violation" and record["reward"] == 0
+    assert record["violations"] == ["no_sketch"]

@@ -68,17 +68,22 @@ def config():
     return RenderConfig(size=600, pixel_density=0.5, workers=2, time_limit_s=60)
 
 
+@pytest.fixture(scope="module")
+async def painter(config):
+    """One painter for the module's tests: starting its two browsers costs ~6 CPU-s, more than
+    the renders of a test (every sketch still gets a fresh document)."""
+    painter = CountingPainter(config, paint)
+    yield painter
+    await painter.close()
+
+
 @pytest.mark.parametrize("name", ["coarse", "fine_grained", "gated"])
-async def test_weighted_sum_is_the_set_total(name, config):
-    rewards, painter = reward_set(name), CountingPainter(config, paint)
-    batches = []
+async def test_weighted_sum_is_the_set_total(name, painter):
+    rewards, batches = reward_set(name), []
     scorer = RolloutScorer(rewards, painter, num_generations=4, on_batch=batches.append)
     funcs, weights = scorer.reward_functions()
     CountingPainter.calls = 0
-    try:
-        outputs = await call_all(funcs)
-    finally:
-        await painter.close()
+    outputs = await call_all(funcs)
     assert [f.__name__ for f in funcs] == list(rewards.weights)
     assert CountingPainter.calls == len(COMPLETIONS)  # one render per completion
     (batch,) = batches
@@ -108,8 +113,7 @@ async def test_infrastructure_failure_is_none_for_every_function():
     assert all(value is None for out in outputs for value in out)
 
 
-async def test_prefetched_replies_are_painted_once_and_counted(config):
-    painter = CountingPainter(config, paint)
+async def test_prefetched_replies_are_painted_once_and_counted(painter):
     logged = {}
     scorer = RolloutScorer(reward_set("gated"), painter, num_generations=4)
     funcs, _ = scorer.reward_functions()
@@ -122,39 +126,32 @@ async def test_prefetched_replies_are_painted_once_and_counted(config):
             for f in funcs
         ))  # fmt: skip
 
-    try:
-        # Before TRL's first rewards call the reward loop is unknown: nothing is painted ahead.
-        assert not await asyncio.to_thread(scorer.prefetch, texts[0])
-        await batch(nothing)  # the first step: TRL calls the rewards on this loop
-        CountingPainter.calls = 0
-        # Two replies painted ahead (as the rollout does from the generation thread), one of
-        # them a text TRL never asks for: it is painted but not awaited again.
-        for text in (texts[0], texts[3], "never asked for"):
-            assert await asyncio.to_thread(scorer.prefetch, text)
-        scorer.note_generation(1.5)
-        outputs = await batch(COMPLETIONS)
-    finally:
-        await painter.close()
+    # Before TRL's first rewards call the reward loop is unknown: nothing is painted ahead.
+    assert not await asyncio.to_thread(scorer.prefetch, texts[0])
+    await batch(nothing)  # the first step: TRL calls the rewards on this loop
+    CountingPainter.calls = 0
+    # Two replies painted ahead (as the rollout does from the generation thread), one of them a
+    # text TRL never asks for: it is painted but not awaited again.
+    for text in (texts[0], texts[3], "never asked for"):
+        assert await asyncio.to_thread(scorer.prefetch, text)
+    scorer.note_generation(1.5)
+    outputs = await batch(COMPLETIONS)
     assert CountingPainter.calls == 5  # 4 completions (2 of them ahead) + the unused one
     assert logged["rollouts/prefetched"] == 0.5 and logged["rollouts/generation_s"] == 1.5
     assert outputs[0][0] is not None and outputs[0][0] > 0  # the prefetched canvas was scored
 
 
-async def test_trl_own_generation_is_timed_from_the_step_start(config):
+async def test_trl_own_generation_is_timed_from_the_step_start(painter):
     from watercolor.rollout import GenerationClock  # torch and TRL: only here
 
-    painter = LocalPainter(config, paint)
     logged = {}
     scorer = RolloutScorer(reward_set("gated"), painter, num_generations=4)
     funcs, _ = scorer.reward_functions()
-    try:
-        GenerationClock(scorer).on_step_begin(args=None, state=None, control=None)
-        await asyncio.sleep(0.3)  # TRL generating the batch
-        await asyncio.gather(*(
-            f(prompts=PROMPTS, completions=COMPLETIONS, log_metric=logged.__setitem__)
-            for f in funcs
-        ))  # fmt: skip
-    finally:
-        await painter.close()
+    GenerationClock(scorer).on_step_begin(args=None, state=None, control=None)
+    await asyncio.sleep(0.3)  # TRL generating the batch
+    await asyncio.gather(*(
+        f(prompts=PROMPTS, completions=COMPLETIONS, log_metric=logged.__setitem__)
+        for f in funcs
+    ))  # fmt: skip
     assert 0.3 <= logged["rollouts/generation_s"] < 3
     assert logged["rollouts/prefetched"] == 0.0

@@ -46,8 +46,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 async def render_reply(reply: str, config: RenderConfig, episode, seed: int) -> Canvas:
-    async with RenderPool(config) as pool:
+    pool = RenderPool(config)  # its browser starts on the first render: a refused reply has none
+    try:
         return await episode(pool, reply, seed=seed)
+    finally:
+        await pool.close()
 
 
 def run(reply: str, config: RenderConfig, episode, seed: int) -> Canvas:
