@@ -271,11 +271,12 @@ def test_the_loss_falls_on_the_revision_only(small_build, tmp_path):
 @pytest.mark.slow
 @pytest.mark.skipif(
     not os.environ.get("WATERCOLOR_FULL_BUILDS"),
-    reason="the full revising build takes tens of minutes; WATERCOLOR_FULL_BUILDS=1 runs it",
+    reason="the full revising build's SFT takes 4-8 min; WATERCOLOR_FULL_BUILDS=1 runs it",
 )
 def test_the_full_revising_painter_builds(tmp_path, request):
-    # The default revising painter: at most 9 x records_per_kind renders and 150 SFT steps on the
-    # default painter (from outputs/cache when it is there; built otherwise). Many minutes.
+    # The default revising painter: its shipped records (painted once, at most 9 x
+    # records_per_kind renders) and 150 SFT steps on the default painter (from outputs/cache
+    # when it is there; built otherwise, ~4 min more).
     cache = tmp_path / "cache"
     cache.mkdir()
     default_painter = request.config.rootpath / "outputs" / "cache" / DEFAULT_PAINTER
