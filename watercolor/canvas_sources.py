@@ -3,11 +3,14 @@
     >>> source = StoreCanvases(mlflow.MlflowClient(uri))     # the PNGs the runs logged
     >>> source = RenderedCanvases(records)                    # records hold no PNGs: re-render
     >>> pngs = source.rollouts(run_id, step, rows, folder)    # {reply index: PNG path}
+    >>> source.close()                                        # or `with RenderedCanvases(...)`
 
 A study's committed records keep the replies, not their canvases; the renderer is deterministic
 (strokes bit-identical, watercolour fills within a few pixels), so a gallery re-renders only the
 replies it shows, each with the renderer and task of the run that wrote it (its `config.yaml`)
-and the seed it was painted with.
+and the seed it was painted with. Runs that painted alike (the same renderer and task config)
+share one painter, kept warm from call to call until `close()`: a study's 15 galleries start
+one pool's browsers, not 15 (each pool's start costs ~3 CPU-s a browser).
 
 What this isolates: nothing itself; replies run in the render pool's sandboxed pages
 (`watercolor.render.pool`).
@@ -33,6 +36,9 @@ class StoreCanvases:
     def __init__(self, client: mlflow.MlflowClient) -> None:
         self.client = client
 
+    def close(self) -> None:
+        """Nothing to release (as `RenderedCanvases.close`, so either can be closed)."""
+
     def rollouts(self, run_id: str, step: int, rows: pd.DataFrame, folder: Path) -> dict:
         """{index: PNG} of the run's logged rollout step, plus "grid" (its grid image)."""
         folder.mkdir(parents=True, exist_ok=True)
@@ -54,11 +60,35 @@ class StoreCanvases:
 
 
 class RenderedCanvases:
-    """Canvases re-rendered from the replies in a study's records."""
+    """Canvases re-rendered from the replies in a study's records; `close()` (or `with`) ends
+    the painters' browsers."""
 
     def __init__(self, found: Records) -> None:
         self.configs = found.configs
         self.seeds = {info["run_id"]: int(info["seed"]) for info in found.runs}
+        self._runner: asyncio.Runner | None = None  # the one loop the painters live on
+        self._painters: dict[str, object] = {}  # config.yaml -> its LocalPainter
+
+    def __enter__(self) -> RenderedCanvases:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close every painter and their loop. Safe to call twice."""
+        if self._runner is None:
+            return
+        painters, self._painters = list(self._painters.values()), {}
+
+        async def close_all() -> None:
+            await asyncio.gather(*(p.close() for p in painters), return_exceptions=True)
+
+        try:
+            self._runner.run(close_all())
+        finally:
+            self._runner.close()
+            self._runner = None
 
     def rollouts(self, run_id: str, step: int, rows: pd.DataFrame, folder: Path) -> dict:
         """{index: PNG} of the rows' replies painted as the run painted them, plus "grid"."""
@@ -85,21 +115,22 @@ class RenderedCanvases:
         pngs = self._paint(list(rows["reply"]), seed, config)
         return _save(folder, dict(zip(keys, pngs, strict=True)))
 
-    @staticmethod
-    def _paint(replies: list[str], seed: int, config_yaml: str) -> list[bytes | None]:
+    def _paint(self, replies: list[str], seed: int, config_yaml: str) -> list[bytes | None]:
         from watercolor.render.painters import LocalPainter  # the browser only when rendering
 
-        config = OmegaConf.create(config_yaml)
-        painter = LocalPainter(instantiate(config.renderer), instantiate(config.task.episode))
+        if self._runner is None:
+            self._runner = asyncio.Runner()
+        painter = self._painters.get(config_yaml)
+        if painter is None:
+            config = OmegaConf.create(config_yaml)
+            painter = LocalPainter(instantiate(config.renderer), instantiate(config.task.episode))
+            self._painters[config_yaml] = painter
 
         async def paint() -> list[bytes | None]:
-            try:
-                canvases = await asyncio.gather(*(painter(reply, seed) for reply in replies))
-            finally:
-                await painter.close()
+            canvases = await asyncio.gather(*(painter(reply, seed) for reply in replies))
             return [canvas.png for canvas in canvases]
 
-        return asyncio.run(paint())
+        return self._runner.run(paint())
 
 
 def _save(folder: Path, pngs: dict[str, bytes | None]) -> dict[str, Path]:

@@ -38,6 +38,7 @@ differ in anything but their seed are reported loudly.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import datetime
 import math
@@ -511,8 +512,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Path]:
         studies = [args.study] if args.study else None
         found = records.from_store(client, runs, evaluations(client, runs, studies))
         canvases = StoreCanvases(client)
-    paths = compare(found, canvases, out_dir, smoothing=args.ema, resamples=args.resamples,
-                    seed=args.bootstrap_seed, gallery=not args.no_gallery)  # fmt: skip
+    with contextlib.closing(canvases):  # a re-render's browsers end here
+        paths = compare(found, canvases, out_dir, smoothing=args.ema, resamples=args.resamples,
+                        seed=args.bootstrap_seed, gallery=not args.no_gallery)  # fmt: skip
     if "verdict" in paths:
         matrices.print_statistics(paths)
         print()

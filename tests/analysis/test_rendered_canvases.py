@@ -17,6 +17,7 @@ from PIL import Image
 from watercolor.canvas_sources import RenderedCanvases
 from watercolor.config import compose_train
 from watercolor.records import Evaluation, Records
+from watercolor.render import painters
 from watercolor.render.painters import LocalPainter
 
 pytestmark = pytest.mark.browser
@@ -34,7 +35,15 @@ def pixels(png: bytes | str) -> np.ndarray:
         return np.asarray(image.convert("RGB"), dtype=float)
 
 
-def test_replies_are_painted_again_as_their_run_painted_them(tmp_path):
+class CountedPainter(LocalPainter):
+    made = 0
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        CountedPainter.made += 1
+
+
+def test_replies_are_painted_again_as_their_run_painted_them(tmp_path, monkeypatch):
     reply = """```js
 function setup() {
   createCanvas(600, 600, WEBGL);
@@ -53,8 +62,11 @@ function setup() {
                             "prompt": ["a peach hibiscus"]})  # fmt: skip
     found = Records(runs=[{"run_id": "r1", "seed": "3"}], configs={"r1": run_config()},
                     evaluations=[Evaluation("e1", "r1", {}, samples, {"seed": "3"})])  # fmt: skip
-    source = RenderedCanvases(found)
-    pngs = source.rollouts("r1", 10, rows, tmp_path / "run")
+    monkeypatch.setattr(painters, "LocalPainter", CountedPainter)
+    with RenderedCanvases(found) as source:
+        pngs = source.rollouts("r1", 10, rows, tmp_path / "run")
+        evaluation = source.evaluation(found.evaluations[0], ["p00_s00", "p01_s00"], tmp_path / "e")
+    assert CountedPainter.made == 1  # one painter for both calls: the run's config, painted alike
     assert set(pngs) == {0, "grid"}  # the refused reply has no canvas
     cfg = OmegaConf.create(run_config())
     painter = LocalPainter(instantiate(cfg.renderer), instantiate(cfg.task.episode))
@@ -70,6 +82,5 @@ function setup() {
     assert again.shape == expected.shape == (150, 150, 3)  # 600 px at density 0.25
     assert np.abs(again - expected).max() <= 32 and np.mean(again != expected) < 0.01
     assert pixels(str(pngs["grid"])).std() > 0  # a picture, not a grey placeholder
-    evaluation = source.evaluation(found.evaluations[0], ["p00_s00", "p01_s00"], tmp_path / "e")
     assert set(evaluation) == {"p00_s00"} and np.abs(pixels(str(evaluation["p00_s00"]))
                                                       - expected).max() <= 32  # fmt: skip
