@@ -67,7 +67,7 @@ class RenderedCanvases:
         self.configs = found.configs
         self.seeds = {info["run_id"]: int(info["seed"]) for info in found.runs}
         self._runner: asyncio.Runner | None = None  # the one loop the painters live on
-        self._painters: dict[str, object] = {}  # config.yaml -> its LocalPainter
+        self._painters: dict[str, object] = {}  # renderer + episode config -> its LocalPainter
 
     def __enter__(self) -> RenderedCanvases:
         return self
@@ -120,11 +120,12 @@ class RenderedCanvases:
 
         if self._runner is None:
             self._runner = asyncio.Runner()
-        painter = self._painters.get(config_yaml)
+        config = OmegaConf.create(config_yaml)
+        key = OmegaConf.to_yaml({"renderer": config.renderer, "episode": config.task.episode})
+        painter = self._painters.get(key)  # runs of other seeds or arms paint alike
         if painter is None:
-            config = OmegaConf.create(config_yaml)
             painter = LocalPainter(instantiate(config.renderer), instantiate(config.task.episode))
-            self._painters[config_yaml] = painter
+            self._painters[key] = painter
 
         async def paint() -> list[bytes | None]:
             canvases = await asyncio.gather(*(painter(reply, seed) for reply in replies))

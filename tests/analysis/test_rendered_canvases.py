@@ -23,10 +23,11 @@ from watercolor.render.painters import LocalPainter
 pytestmark = pytest.mark.browser
 
 
-def run_config() -> str:
-    """A training run's resolved config.yaml at a low density (the renderer and task it records)."""
-    cfg = compose_train(["renderer.pixel_density=0.25"])
-    return OmegaConf.to_yaml(OmegaConf.masked_copy(cfg, ["renderer", "task"]), resolve=True)
+def run_config(seed: int = 3) -> str:
+    """A training run's resolved config.yaml at a low density (the renderer and task it records,
+    and its seed)."""
+    cfg = compose_train(["renderer.pixel_density=0.25", f"seed={seed}"])
+    return OmegaConf.to_yaml(OmegaConf.masked_copy(cfg, ["renderer", "task", "seed"]), resolve=True)
 
 
 def pixels(png: bytes | str) -> np.ndarray:
@@ -60,13 +61,15 @@ function setup() {
                          "status": ["ok", "violation"]})  # fmt: skip
     samples = pd.DataFrame({"key": ["p00_s00"], "reply": [reply], "status": ["ok"],
                             "prompt": ["a peach hibiscus"]})  # fmt: skip
-    found = Records(runs=[{"run_id": "r1", "seed": "3"}], configs={"r1": run_config()},
-                    evaluations=[Evaluation("e1", "r1", {}, samples, {"seed": "3"})])  # fmt: skip
+    # The evaluation is of another run (seed 4): it painted alike, so it shares r1's painter.
+    found = Records(runs=[{"run_id": "r1", "seed": "3"}, {"run_id": "r2", "seed": "4"}],
+                    configs={"r1": run_config(3), "r2": run_config(4)},
+                    evaluations=[Evaluation("e1", "r2", {}, samples, {"seed": "3"})])  # fmt: skip
     monkeypatch.setattr(painters, "LocalPainter", CountedPainter)
     with RenderedCanvases(found) as source:
         pngs = source.rollouts("r1", 10, rows, tmp_path / "run")
         evaluation = source.evaluation(found.evaluations[0], ["p00_s00", "p01_s00"], tmp_path / "e")
-    assert CountedPainter.made == 1  # one painter for both calls: the run's config, painted alike
+    assert CountedPainter.made == 1  # one painter for both runs: their renderer and task agree
     assert set(pngs) == {0, "grid"}  # the refused reply has no canvas
     cfg = OmegaConf.create(run_config())
     painter = LocalPainter(instantiate(cfg.renderer), instantiate(cfg.task.episode))
