@@ -113,3 +113,19 @@ sys.stdin.readline()  # the test has looked at the helper: now end it
 helper.kill()
 helper.wait()
 """
+
+
+def test_descendants_of_a_process_that_ends_mid_scan_are_none(monkeypatch):
+    # A process can end between our reading of its pid and the scan of /proc/<pid>/task (a
+    # browser closing as the pool closes): the scan then raises, and must read as no children.
+    from watercolor.render import watchdog
+
+    class Ended:  # /proc as it looks to a scan that starts just before the process ends
+        def __truediv__(self, name):
+            return self
+
+        def glob(self, pattern):
+            raise FileNotFoundError(2, "No such file or directory", "/proc/4242/task")
+
+    monkeypatch.setattr(watchdog, "PROC", Ended())
+    assert descendants(4242) == []

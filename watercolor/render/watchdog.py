@@ -134,7 +134,11 @@ def descendants(pid: int) -> list[int]:
     found, stack = [], [pid]
     while stack:
         parent = stack.pop()
-        for children in (PROC / str(parent) / "task").glob("*/children"):
+        try:
+            threads = list((PROC / str(parent) / "task").glob("*/children"))
+        except OSError:  # it ended while we looked (its /proc entry went mid-scan)
+            continue
+        for children in threads:
             with contextlib.suppress(OSError):
                 kids = [int(child) for child in children.read_text().split()]
                 found.extend(kids)
