@@ -34,7 +34,6 @@ from omegaconf import DictConfig
 from watercolor.canvas import Canvas, Status
 from watercolor.config import default_option, reward_set_names
 from watercolor.render import cli
-from watercolor.render.pool import RenderPool
 from watercolor.rewards.reward_set import RewardSet, Score
 
 SKETCH_SUFFIXES = (".js", ".md", ".txt")
@@ -66,12 +65,8 @@ def sketch_files(path: Path) -> list[Path]:
 async def paint_all(replies: list[str], cfg: DictConfig, seed: int) -> list[Canvas]:
     """Each reply through the task's episode, in the composed renderer."""
     episode = cli.episode(cfg)
-    # Each lane starts its browser on its first render, so replies the gate refuses start none.
-    pool = RenderPool(cli.render_config(cfg, workers=min(len(replies), 2)))
-    try:
+    async with cli.pool(cli.render_config(cfg, workers=min(len(replies), 2))) as pool:
         return list(await asyncio.gather(*(episode(pool, r, seed=seed) for r in replies)))
-    finally:
-        await pool.close()
 
 
 def record(canvas: Canvas, score: Score) -> dict:

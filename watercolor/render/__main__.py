@@ -27,7 +27,7 @@ from hydra.errors import HydraException
 
 from watercolor.canvas import Canvas, Status
 from watercolor.render import cli
-from watercolor.render.pool import RenderConfig, RenderPool
+from watercolor.render.pool import RenderConfig
 
 STARTUP_MARGIN_S = 60.0  # launching Chromium and loading p5 + p5.brush on a busy 2-core box
 
@@ -46,11 +46,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 async def render_reply(reply: str, config: RenderConfig, episode, seed: int) -> Canvas:
-    pool = RenderPool(config)  # its browser starts on the first render: a refused reply has none
-    try:
+    async with cli.pool(config) as pool:  # a refused reply starts no browser
         return await episode(pool, reply, seed=seed)
-    finally:
-        await pool.close()
 
 
 def run(reply: str, config: RenderConfig, episode, seed: int) -> Canvas:

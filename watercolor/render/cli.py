@@ -14,13 +14,14 @@ of any task's rules (a task's options are its config's fields, e.g. painting's
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import AsyncIterator, Callable, Sequence
 
 from hydra.utils import instantiate
 from omegaconf import DictConfig
 
 from watercolor.config import compose_train
-from watercolor.render.pool import RenderConfig
+from watercolor.render.pool import RenderConfig, RenderPool
 
 # flag -> the renderer field it sets (unset flags leave conf/renderer's value)
 RENDER_FLAGS = {"size": "size", "pixel_density": "pixel_density", "time_limit": "time_limit_s"}
@@ -75,3 +76,14 @@ def render_config(cfg: DictConfig, workers: int = 1) -> RenderConfig:
 def episode(cfg: DictConfig) -> Callable:
     """The task's episode, `episode(pool, reply, seed=...) -> Canvas` (conf/task's `episode`)."""
     return instantiate(cfg.task.episode)
+
+
+@contextlib.asynccontextmanager
+async def pool(config: RenderConfig) -> AsyncIterator[RenderPool]:
+    """A render pool for one command, closed on exit. Not started: each lane starts its browser on
+    its first render, so replies the gate refuses start none."""
+    unstarted = RenderPool(config)
+    try:
+        yield unstarted
+    finally:
+        await unstarted.close()
