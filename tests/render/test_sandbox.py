@@ -1,9 +1,10 @@
 """Every bad input a model can write, at render level: each ends as it should, and quickly."""
 
 import pytest
-from render_sketches import TIME_LIMIT_S, WATERCOLOUR, sketch
+from render_sketches import SIZE, TIME_LIMIT_S, WATERCOLOUR, sketch
 
 from watercolor.canvas import Status
+from watercolor.render import RenderConfig, RenderPool
 from watercolor.render.pool import WALL_LIMIT_FACTOR
 
 pytestmark = pytest.mark.browser
@@ -130,9 +131,22 @@ RUNAWAY_MEMORY = {
 }
 
 
+@pytest.fixture(scope="module")
+async def capped_pool():
+    """A pool whose renderers are killed above 512 MB (`js_heap_mb=128`, 4x that resident).
+
+    Near the default 1 GB a canvas bomb's growth slows (0.25 GB a CPU-second here, against ~1
+    GB early on), and on a slower machine it reached the 5 s limit first (CI, 2026-12-03:
+    `timeout`): the race was then between the machine and the cap, not a test of the guard. At
+    512 MB the watchdog's kill comes in 0.5-1.8 CPU-s; without the watchdog it is a time-out."""
+    config = RenderConfig(size=SIZE, workers=1, time_limit_s=TIME_LIMIT_S, js_heap_mb=128)
+    async with RenderPool(config) as pool:
+        yield pool
+
+
 @pytest.mark.parametrize("bomb", RUNAWAY_MEMORY.values(), ids=RUNAWAY_MEMORY.keys())
-async def test_runaway_memory_ends_as_crash_or_error(pool, bomb):
-    canvas = await pool.render(sketch(bomb))
+async def test_runaway_memory_ends_as_crash_or_error(capped_pool, bomb):
+    canvas = await capped_pool.render(sketch(bomb))
     assert canvas.status in (Status.CRASHED, Status.ERROR), canvas.errors
     assert own_time_ms(canvas) < WALL_LIMIT_FACTOR * TIME_LIMIT_S * 1000  # before any time-out
 
