@@ -5,38 +5,40 @@
 # checks. Usage: bash scripts/setup.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each stage's line starts with the minutes set-up has taken so far, so a slow set-up says where.
+say() { printf '[setup %d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
 if ! command -v chromium >/dev/null 2>&1; then
-  echo "[setup] installing Debian's chromium"
+  say "installing Debian's chromium"
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
 if [ ! -x .venv/bin/python ]; then
-  echo "[setup] creating .venv"
+  say "creating .venv"
   python3 -m venv .venv
 fi
 # CPU torch first: anything that depends on torch would otherwise pull a CUDA build (GBs).
 if ! .venv/bin/python -c "import torch" >/dev/null 2>&1; then
-  echo "[setup] installing CPU torch"
+  say "installing CPU torch"
   .venv/bin/pip install -q torch==2.13.0
 fi
 stamp=.venv/.watercolor-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  echo "[setup] installing watercolor and its pinned dependencies"
+  say "installing watercolor and its pinned dependencies"
   .venv/bin/pip install -q -e ".[dev]"
   touch "$stamp"
 fi
 
 js=watercolor/render/js
 if [ ! -d "$js/node_modules/p5.brush" ] || [ "$js/package-lock.json" -nt "$js/node_modules/.package-lock.json" ]; then
-  echo "[setup] installing pinned JS libraries (npm ci)"
+  say "installing pinned JS libraries (npm ci)"
   npm ci --prefix "$js" --no-audit --no-fund --loglevel=error
 fi
 # The embedded tiny painter: command 1's model and the slow tests' default. Built once into
 # outputs/cache (~7 min on 2 idle cores), then found by its config's hash in seconds. It takes
 # the cores idle now (watercolor/cores.py), not those the load average left over after pip.
-echo "[setup] building (or finding) the embedded tiny painter"
+say "building (or finding) the embedded tiny painter"
 .venv/bin/python -m watercolor.policy.tiny --threads "$(.venv/bin/python -m watercolor.cores)"
-echo "[setup] ready: $(chromium --version 2>/dev/null | head -1)"
+say "ready: $(chromium --version 2>/dev/null | head -1)"
