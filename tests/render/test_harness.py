@@ -1,6 +1,7 @@
 """The parts of the renderer that need no browser: harness document, flags, watchdog, config."""
 
 import asyncio
+import gc
 import os
 import subprocess
 import sys
@@ -129,3 +130,29 @@ def test_descendants_of_a_process_that_ends_mid_scan_are_none(monkeypatch):
 
     monkeypatch.setattr(watchdog, "PROC", Ended())
     assert descendants(4242) == []
+
+
+async def test_an_opening_left_behind_fails_quietly(monkeypatch):
+    # A page opening whose caller is cancelled (the pool closing) fails once its browser is
+    # gone, with nobody awaiting it: its error must not reach asyncio's "never retrieved" log.
+    from watercolor.render.page import BrowserGone, WarmPage
+
+    async def opening_then_gone(browser, size):
+        await asyncio.sleep(0.05)
+        raise BrowserGone("Target page, context or browser has been closed")
+
+    monkeypatch.setattr(WarmPage, "_open", opening_then_gone)
+    loop, unretrieved = asyncio.get_running_loop(), []
+    previous = loop.get_exception_handler()
+    loop.set_exception_handler(lambda _, context: unretrieved.append(context["message"]))
+    try:
+        caller = asyncio.ensure_future(WarmPage.open(None, 64))
+        await asyncio.sleep(0.01)
+        caller.cancel()
+        await asyncio.gather(caller, return_exceptions=True)
+        await asyncio.sleep(0.1)  # the opening fails now
+        del caller  # its cancellation's traceback holds the opening
+        gc.collect()  # an unretrieved error is logged when its task is collected
+    finally:
+        loop.set_exception_handler(previous)
+    assert unretrieved == []

@@ -81,6 +81,10 @@ class WarmPage:
     async def open(cls, browser: Browser, size: int) -> WarmPage:
         """A new context + page with the harness loaded, within OPEN_TIMEOUT_S."""
         opening = asyncio.ensure_future(cls._open(browser, size))
+        # An opening left behind (timed out, or its caller cancelled as the pool closes) fails
+        # once its browser is gone; nobody awaits it then, so its error is read here, not
+        # printed by asyncio as "Task exception was never retrieved". `result()` still raises.
+        opening.add_done_callback(lambda task: task.cancelled() or task.exception())
         done, _ = await asyncio.wait({opening}, timeout=OPEN_TIMEOUT_S)
         if not done:  # left to finish or fail on its own: its clean-up may hang as well
             opening.cancel()
