@@ -30,7 +30,8 @@ STUDY = ["model=tiny_revise", "reward=fine_grained", "threads=1", "tracking.log_
 MODES = {
     "single_alone": ["single"],
     "revise_alone": ["revise"],
-    "single_and_revise": ["single", "revise"],
+    # `single` runs twice the steps, so that `revise` never runs alone
+    "single_and_revise": ["single*2", "revise"],
     "two_revise": ["revise", "revise"],
     "two_single": ["single", "single"],
 }
@@ -38,12 +39,14 @@ STEPS = 60  # a study job's
 
 
 def run_mode(steps: int, arms: list[str]) -> dict:
-    bench_args = argparse.Namespace(steps=steps, smoke=False, set=STUDY)
+    """`arms` run at once, `steps` each (an arm written `single*2` runs twice as many)."""
     env = {k: v for k, v in os.environ.items() if k != "MLFLOW_TRACKING_URI"}
     with tempfile.TemporaryDirectory(prefix="watercolor-packing-") as tmp:
-        started = time.perf_counter()
+        started, started_at = time.perf_counter(), time.time()
         runs, ends = [], {}
         for i, arm in enumerate(arms):
+            arm, _, times = arm.partition("*")
+            bench_args = argparse.Namespace(steps=steps * int(times or 1), smoke=False, set=STUDY)
             overrides = [f"arm={arm}", f"seed={i + 1}"]
             command = train_command(bench_args, False, f"{tmp}/job{i}", 1, overrides)
             runs.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL))
@@ -54,18 +57,37 @@ def run_mode(steps: int, arms: list[str]) -> dict:
                         raise RuntimeError(f"job {i} ({arms[i]}) failed")
                     ends[i] = time.perf_counter() - started
             time.sleep(1)
+        # Steps that ended while every job was still running (their mean is the step time
+        # beside the other job; a job that outlasts the other runs its last steps alone).
+        window = min(ends.values()) + started_at
         jobs = []
-        for i, arm in enumerate(arms):
+        for i, arm in enumerate(a.partition("*")[0] for a in arms):
             means = step_means(f"{tmp}/job{i}")
+            steps = step_history(f"{tmp}/job{i}")
             jobs.append({
                 "arm": arm,
                 "wall_s": round(ends[i], 1),
                 "step_s": round(means["step_time"], 2),
+                "step_s_beside": round(statistics.fmean(
+                    t for end, t in steps[1:] if end <= window or len(arms) == 1), 2),
+                "steps": [[round(end - started_at, 1), round(t, 2)] for end, t in steps],
                 "cpu_total_s": round(means["step_cpu/total_s"], 2),
                 "cpu_generation_s": round(means["step_cpu/generation_s"], 2),
                 "completion_tokens": round(means["completions/mean_length"], 1),
             })  # fmt: skip
     return {"wall_s": round(max(ends.values()), 1), "jobs": jobs}
+
+
+def step_history(folder: str) -> list[tuple[float, float]]:
+    """(when it was logged, epoch s; its step_time) for each step of the one run in `folder`."""
+    import mlflow
+
+    from watercolor.tracking import metric_name
+
+    client = mlflow.MlflowClient(f"sqlite:///{folder}/mlflow.db")
+    (run,) = client.search_runs(client.get_experiment_by_name("watercolor").experiment_id)
+    history = client.get_metric_history(run.info.run_id, metric_name("step_time"))
+    return [(m.timestamp / 1000, m.value) for m in sorted(history, key=lambda m: m.step)]
 
 
 def two_at_a_time(order: list[str], step: dict) -> float:
@@ -102,13 +124,13 @@ def main() -> None:
     }
     for mode in ("single_and_revise", "two_revise", "two_single"):
         first, second = figures[mode]["jobs"]
-        step[(first["arm"], second["arm"])] = first["step_s"]
-        step[(second["arm"], first["arm"])] = second["step_s"]
+        step[(first["arm"], second["arm"])] = first["step_s_beside"]
+        step[(second["arm"], first["arm"])] = second["step_s_beside"]
     if ("revise", "revise") in step:  # both jobs' mean
-        pair = [job["step_s"] for job in figures["two_revise"]["jobs"]]
+        pair = [job["step_s_beside"] for job in figures["two_revise"]["jobs"]]
         step[("revise", "revise")] = statistics.fmean(pair)
     if ("single", "single") in step:
-        pair = [job["step_s"] for job in figures["two_single"]["jobs"]]
+        pair = [job["step_s_beside"] for job in figures["two_single"]["jobs"]]
         step[("single", "single")] = statistics.fmean(pair)
     jobs = ["single", "revise", "single", "revise"]
     figures["one_after_another_min"] = round(sum(STEPS * step[(arm, None)] for arm in jobs) / 60, 1)
