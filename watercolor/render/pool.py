@@ -59,7 +59,9 @@ What the sandbox isolates:
   browser is replaced. Without /proc (not Linux) the limit is wall time.
 - memory: V8's heap is capped (`--max-old-space-size=js_heap_mb`), so allocation bombs end
   as `crashed` in about a second; a watchdog kills any renderer process above
-  `RENDERER_MEMORY_FACTOR * js_heap_mb` resident (canvas and image bombs: `crashed` in ~2 s);
+  `RENDERER_MEMORY_FACTOR * js_heap_mb` resident (canvas and image bombs: `crashed` after
+  1-3 CPU-s at the default cap; their growth slows near it, so on a slow machine one can reach
+  the time limit first and end as `timeout`: bounded either way);
   typed-array bombs end as a RangeError, deep recursion too (`error`).
 - dialogs (alert, confirm, prompt) are dismissed; navigation and reload are refused; each
   fails the sketch and is named in `errors`.
