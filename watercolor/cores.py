@@ -32,8 +32,6 @@ import os
 import time
 from pathlib import Path
 
-from watercolor.policy import tiny
-
 
 def idle_cores() -> int:
     """Cores not busy right now (CPU time used over the last half second), at least 1."""
@@ -60,6 +58,10 @@ def cpu_times() -> tuple[int, int]:
 
 def torch_threads(threads: int | None) -> contextlib.AbstractContextManager[None]:
     """Run with `threads` intra-op threads (None: `idle_cores()`), then restore torch's."""
+    # Imported here: it brings torch and transformers (~6 s), which `python -m watercolor.cores`
+    # (each set-up run) does not need to count the idle cores.
+    from watercolor.policy import tiny
+
     return tiny.torch_threads(threads or idle_cores())
 
 

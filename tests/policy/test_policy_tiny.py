@@ -1,6 +1,8 @@
 """The tiny painter: tokenizer and cache naming (fast), then a real smoke-scale build (slow)."""
 
 import os
+import subprocess
+import sys
 import time
 from dataclasses import replace
 
@@ -162,6 +164,14 @@ def test_cpu_times_reads_this_machine():
     later_busy, later_total = cpu_times()
     assert 0 < busy <= total and busy <= later_busy and total < later_total
     assert 1 <= idle_cores() <= os.cpu_count()
+
+
+def test_counting_the_idle_cores_imports_no_torch():
+    # Every set-up run calls `python -m watercolor.cores`; torch and transformers cost ~6 s.
+    heavy = "{'torch', 'transformers'}"
+    code = f"import sys, watercolor.cores; print(sorted({heavy} & set(sys.modules)))"
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == "[]"
 
 
 @pytest.mark.slow
