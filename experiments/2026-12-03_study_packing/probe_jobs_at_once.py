@@ -110,6 +110,28 @@ def two_at_a_time(order: list[str], step: dict) -> float:
     return clock
 
 
+def schedules(figures: dict) -> dict:
+    """The four remaining jobs' training minutes, one after another and two at a time, from
+    each arm's step alone and beside the other job (two jobs of one arm: their mean)."""
+    step = {
+        (arm, None): figures[f"{arm}_alone"]["jobs"][0]["step_s"] for arm in ("single", "revise")
+    }
+    for mode in ("single_and_revise", "two_revise", "two_single"):
+        first, second = figures[mode]["jobs"]
+        if first["arm"] == second["arm"]:
+            step[(first["arm"],) * 2] = statistics.fmean(
+                (first["step_s_beside"], second["step_s_beside"])
+            )
+        else:
+            step[(first["arm"], second["arm"])] = first["step_s_beside"]
+            step[(second["arm"], first["arm"])] = second["step_s_beside"]
+    jobs = ["single", "revise", "single", "revise"]
+    found = {"one_after_another_min": round(sum(STEPS * step[(arm, None)] for arm in jobs) / 60, 1)}
+    for name, order in {"arm_by_arm": sorted(jobs, reverse=True), "seed_by_seed": jobs}.items():
+        found[f"two_at_a_time_{name}_min"] = round(two_at_a_time(order, step) / 60, 1)
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=6)
@@ -118,24 +140,7 @@ def main() -> None:
     for mode, arms in MODES.items():
         figures[mode] = run_mode(args.steps, arms)
         print(mode, json.dumps(figures[mode]), file=sys.stderr, flush=True)
-    step = {
-        ("single", None): figures["single_alone"]["jobs"][0]["step_s"],
-        ("revise", None): figures["revise_alone"]["jobs"][0]["step_s"],
-    }
-    for mode in ("single_and_revise", "two_revise", "two_single"):
-        first, second = figures[mode]["jobs"]
-        step[(first["arm"], second["arm"])] = first["step_s_beside"]
-        step[(second["arm"], first["arm"])] = second["step_s_beside"]
-    if ("revise", "revise") in step:  # both jobs' mean
-        pair = [job["step_s_beside"] for job in figures["two_revise"]["jobs"]]
-        step[("revise", "revise")] = statistics.fmean(pair)
-    if ("single", "single") in step:
-        pair = [job["step_s_beside"] for job in figures["two_single"]["jobs"]]
-        step[("single", "single")] = statistics.fmean(pair)
-    jobs = ["single", "revise", "single", "revise"]
-    figures["one_after_another_min"] = round(sum(STEPS * step[(arm, None)] for arm in jobs) / 60, 1)
-    for name, order in {"arm_by_arm": sorted(jobs, reverse=True), "seed_by_seed": jobs}.items():
-        figures[f"two_at_a_time_{name}_min"] = round(two_at_a_time(order, step) / 60, 1)
+    figures |= schedules(figures)
     print(json.dumps(figures, indent=1))
 
 
