@@ -103,11 +103,15 @@ async def test_watchdog_loop_finds_the_renderers_and_kills_the_one_over_the_limi
             parent.wait()
 
 
+# Each child says when its interpreter is up, and the pids are printed only then: a child read
+# between its fork and its exec has a few KB resident (CI stop 30: 0.016 MB, under the 1 MB the
+# test kills at).
 _SPAWNER = """
 import subprocess, sys
-marker, code = sys.argv[1], sys.argv[2]
-renderer = subprocess.Popen([sys.executable, "-c", code, "--type=renderer"])
-helper = subprocess.Popen([sys.executable, "-c", code, "--type=utility"])
+marker, code = sys.argv[1], "print('ready', flush=True); " + sys.argv[2]
+renderer = subprocess.Popen([sys.executable, "-c", code, "--type=renderer"], stdout=subprocess.PIPE)
+helper = subprocess.Popen([sys.executable, "-c", code, "--type=utility"], stdout=subprocess.PIPE)
+assert renderer.stdout.readline() == helper.stdout.readline() == b"ready\\n"
 print(renderer.pid, helper.pid, flush=True)
 print("exited", renderer.pid, renderer.wait(), flush=True)
 sys.stdin.readline()  # the test has looked at the helper: now end it
