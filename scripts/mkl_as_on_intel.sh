@@ -9,7 +9,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 lib="$root/outputs/cache/mkl_as_on_intel.so"
 if [[ ! -f "$lib" || "$root/scripts/mkl_as_on_intel.c" -nt "$lib" ]]; then
     mkdir -p "$(dirname "$lib")"
-    gcc -shared -fPIC -O2 -o "$lib" "$root/scripts/mkl_as_on_intel.c"
+    gcc -shared -fPIC -O2 -o "$lib.$$" "$root/scripts/mkl_as_on_intel.c"
+    mv -f "$lib.$$" "$lib"  # whole, even when two commands start at once
 fi
 export LD_PRELOAD="$lib${LD_PRELOAD:+:$LD_PRELOAD}"
 exec "$@"

@@ -25,12 +25,16 @@ PREDICTIONS = [
 
 
 def verdict(low: float, high: float, side: int) -> str:
+    observed = 0 if low <= 0 <= high else 1 if low > 0 else -1
     if side == 0:
-        return "held (contains 0)" if low <= 0 <= high else "failed (above 0)" if low > 0 else (
-            "failed (below 0)")  # fmt: skip
-    if low <= 0 <= high:
+        return (
+            "held (contains 0)"
+            if observed == 0
+            else f"failed ({'above' if observed > 0 else 'below'} 0)"
+        )
+    if observed == 0:
         return "unclear"
-    return "held" if (low > 0) == (side > 0) else "failed"
+    return "held" if observed == side else "failed"
 
 
 def main(compare_dir: str) -> None:
