@@ -42,6 +42,7 @@ from watercolor.revision import RevisionRollout
 from watercolor.rewards.trl_adapter import Painter, RolloutScorer
 from watercolor.rollout import GenerationClock, OverlappedRollout
 from watercolor.step_cpu import RewardsCpu, StepCpu
+from watercolor.step_gpu import StepGpu
 from watercolor.study import check_weights, job_sweep_dir, skip_reason, study_id
 from watercolor.tool_env import SubmitEpisodes, load_processor, refuse_group_components
 from watercolor.tracking import flatten, mlflow_run, run_name
@@ -163,7 +164,8 @@ def step_callbacks(
     step's end before `RolloutLogger` writes the step's rollouts, so that writing counts as the
     step's logging (`step_cpu/logging_s`), not as its update."""
     clock = [StepCpu(rewards_cpu)] if rewards_cpu else []
-    return [*clock, logger, GenerationClock(scorer)]
+    memory = [StepGpu()] if torch.cuda.is_available() else []  # each step's peak GPU memory
+    return [*clock, *memory, logger, GenerationClock(scorer)]
 
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="train")
