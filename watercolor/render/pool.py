@@ -39,6 +39,13 @@ Renders in one browser were bit-identical in our runs (also two pages at once); 
 launches a layered 600 px watercolour differed in at most 7 of 360,000 pixels by at most 5/255.
 `DETERMINISM_TOLERANCE` is the bound the tests hold it to. A different seed moves the washes.
 
+Who paints WebGL is `config.webgl` (browser.py): SwiftShader on the CPU by default, or a GPU
+through ANGLE (`egl`, `vulkan`). Everything above and below was measured with SwiftShader. On a
+GPU the pixels come from its driver's rasteriser (`python -m watercolor.bench_webgl` compares
+them and their scores with SwiftShader's), and the GPU's own drawing is not CPU time: a sketch's
+limit then counts its browser's CPU (the driver's work and waits in the GPU process included),
+and the wall-clock backstop bounds the rest. `RenderPool.webgl_renderer` says what a page got.
+
 What the sandbox isolates:
 - network: the harness is served by Playwright for a made-up origin and every other request
   (fetch, XHR, WebSocket, EventSource, images, scripts, workers, dynamic import, beacons,
@@ -91,7 +98,7 @@ from playwright.async_api import Browser, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from watercolor.canvas import Canvas, Status
-from watercolor.render.browser import launch
+from watercolor.render.browser import launch, webgl_flags, webgl_renderer
 from watercolor.render.page import BrowserGone, HarnessBroken, WarmPage
 from watercolor.render.watchdog import (
     PROC,
@@ -130,6 +137,10 @@ class RenderConfig:
     max_frames: int = 3  # draw() frames before an animated sketch is stopped
     js_heap_mb: int = 256  # --js-flags=--max-old-space-size
     chromium: str | None = None  # path; None -> /usr/bin/chromium, else Playwright's own browser
+    webgl: str = "swiftshader"  # who paints WebGL: swiftshader (CPU), egl or vulkan (GPU)
+
+    def __post_init__(self) -> None:
+        webgl_flags(self.webgl)  # an unknown mode fails here, naming the known ones
 
 
 class Retired(RuntimeError):
@@ -175,6 +186,11 @@ class RenderPool:
     def browser_pid(self) -> int | None:
         """The pid of the first lane's Chromium (Linux), for diagnostics and tests."""
         return self.lanes[0].browser_pid()
+
+    async def webgl_renderer(self) -> dict[str, str]:
+        """What WebGL a fresh page of the first lane's browser gets (`browser.webgl_renderer`):
+        a GPU mode whose driver did not start paints in software without a word."""
+        return await self.lanes[0].webgl_renderer()
 
     async def render(self, sketch: str, seed: int = 0) -> Canvas:
         """Run one sketch (raw JS) on the next free lane and return its Canvas. Never raises
@@ -267,6 +283,11 @@ class BrowserLane:
     def browser_pid(self) -> int | None:
         """The pid of this lane's Chromium (Linux), for diagnostics and tests."""
         return self._pid if self._browser is not None else None
+
+    async def webgl_renderer(self) -> dict[str, str]:
+        """What WebGL a fresh page of this lane's browser gets (launching it if needed)."""
+        await self._ensure_browser()
+        return await webgl_renderer(self._browser)
 
     def _cpu_meter(self) -> Callable[[], float] | None:
         """CPU seconds the browser's processes spend from now on (None without /proc); one
@@ -406,6 +427,7 @@ class BrowserLane:
             executable=self.config.chromium,
             js_heap_mb=self.config.js_heap_mb,
             marker=self.marker,
+            webgl=self.config.webgl,
         )
         self.launches += 1
         self._pid = find_process(self.marker)
