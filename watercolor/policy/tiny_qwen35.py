@@ -4,7 +4,14 @@
     >>> path = ensure_tiny_qwen35(MOE, "outputs/cache")   # Qwen3_5MoeForConditionalGeneration
     $ python -m watercolor.train model=qwen3_5_35b_a3b model.name_or_path=<path> ...
 
-Or from a shell: `python -m watercolor.policy.tiny_qwen35 [--dense] [--cache-root DIR]`.
+Or from a shell: `python -m watercolor.policy.tiny_qwen35 [--size tiny|gpu] [--dense]
+[--cache-root DIR]`.
+
+`--size gpu` (`GPU_MOE`, `GPU_DENSE`) builds a painter of the same classes at half a billion
+parameters, for a GPU: hidden 1024, 8 layers (3 linear-attention : 1 full-attention), 32 experts
+of which 4 route each token, warm-started in bf16 mixed precision on the default tiny painter's
+800-record corpus. It is sized to warm-start in a few minutes on one H200; do not build it on a
+CPU.
 
 `model=qwen3_5_35b_a3b` and `model=qwen3_5_4b` load multimodal checkpoints
 (`Qwen3_5MoeForConditionalGeneration`, `Qwen3_5ForConditionalGeneration`): a language model with
@@ -21,6 +28,12 @@ warm-started on that corpus for a few dozen steps: a purely random model writes 
 reply of a GRPO group then scores the same and the step has nothing to learn. The vision tower
 is kept (one tiny block) but never trained; no image processor is saved (text-only GRPO).
 
+`mixed_precision="bf16"` runs `tiny.warm_start` (which sets `bf16=False`) under accelerate's
+bf16 autocast, float32 master weights, by the variable `accelerate launch --mixed_precision bf16`
+sets: TrainingArguments reads ACCELERATE_MIXED_PRECISION when neither bf16 nor fp16 is set. An
+argument of `warm_start` would have edited tiny.py, whose source names the default painter's
+cache directory.
+
 Built into `<cache_root>/tiny-qwen35-<hash>/` (the hash covers this config and the source of
 the modules that build it), in a temporary directory renamed into place.
 """
@@ -28,15 +41,19 @@ the modules that build it), in a temporary directory renamed into place.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
+import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from transformers import (
+    PretrainedConfig,
     PreTrainedModel,
     PreTrainedTokenizerFast,
     Qwen3_5Config,
@@ -47,11 +64,12 @@ from transformers import (
 )
 
 from watercolor.policy import tiny
-from watercolor.policy.tiny import SMOKE, TinyConfig
+from watercolor.policy.tiny import DEFAULT, SMOKE, TinyConfig
 
 BUILD_INFO = tiny.BUILD_INFO  # build_once looks for it
 THINK = ["<think>", "</think>"]  # plain added tokens, as in Qwen's tokenizer: decoded, not skipped
 VISION = ["<|vision_start|>", "<|vision_end|>", "<|image_pad|>", "<|video_pad|>"]
+MIXED_PRECISION = "ACCELERATE_MIXED_PRECISION"
 
 # ChatML with the switch the recipes use: Qwen3.5 thinks by default (its generation prompt opens
 # a <think> block); `enable_thinking=False` closes an empty block first, as the real template
@@ -89,6 +107,8 @@ class TinyQwen35Config:
     vision_hidden_size: int = 32
     # The tiny painter's corpus, tokenizer and warm start (its model sizes are not used).
     painter: TinyConfig = field(default_factory=lambda: replace(SMOKE, steps=30))
+    # accelerate's mixed precision for the warm start: "no" (float32) or "bf16" (autocast)
+    mixed_precision: str = "no"
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -98,6 +118,31 @@ class TinyQwen35Config:
 
 MOE = TinyQwen35Config(moe=True)
 DENSE = TinyQwen35Config(moe=False)
+
+# For a GPU: the default painter's corpus (800 records, ~430 tokens each) and tokenizer (2048
+# asked, 1191 learnt). From scratch at 0.45B parameters: a learning rate of GPT-2-medium's order
+# (the tiny painter's 2e-3 is for 3M parameters), batches of 16, 400 steps: 8 passes over a small,
+# repetitive corpus. Not yet timed on a GPU; `--steps` overrides the steps.
+GPU_PAINTER = replace(DEFAULT, steps=400, batch_size=16, learning_rate=4e-4, warmup_steps=20)
+# 450.8M parameters at that tokenizer (100M active per token: 4 of 32 experts), 402.7M of them in
+# the experts; GPU_DENSE: 136.0M. Counted on the meta device (tests/policy/test_tiny_qwen35_gpu.py).
+GPU_MOE = TinyQwen35Config(
+    moe=True,
+    hidden_size=1024,
+    num_layers=8,
+    num_heads=8,
+    num_kv_heads=2,
+    head_dim=128,
+    linear_heads=4,
+    linear_head_dim=128,
+    intermediate_size=4096,
+    num_experts=32,
+    experts_per_token=4,
+    expert_size=512,
+    painter=GPU_PAINTER,
+    mixed_precision="bf16",
+)
+GPU_DENSE = replace(GPU_MOE, moe=False)  # 0.14B
 
 
 def config_hash(config: TinyQwen35Config) -> str:
@@ -151,8 +196,15 @@ def text_config(config: TinyQwen35Config, tokenizer: PreTrainedTokenizerFast) ->
     }
 
 
-def new_model(config: TinyQwen35Config, tokenizer: PreTrainedTokenizerFast) -> PreTrainedModel:
-    """A randomly initialised Qwen3.5 `...ForConditionalGeneration`, vision tower included."""
+def classes(moe: bool) -> tuple[type[PretrainedConfig], type[PreTrainedModel]]:
+    """(config class, model class) of the 35B-A3B's (`moe`) or the dense 4B's checkpoints."""
+    if moe:
+        return Qwen3_5MoeConfig, Qwen3_5MoeForConditionalGeneration
+    return Qwen3_5Config, Qwen3_5ForConditionalGeneration
+
+
+def model_config(config: TinyQwen35Config, tokenizer: PreTrainedTokenizerFast) -> PretrainedConfig:
+    """The composite config (`text_config` + `vision_config`) the real checkpoints' class takes."""
     vision = {
         "depth": config.vision_depth,
         "hidden_size": config.vision_hidden_size,
@@ -162,12 +214,8 @@ def new_model(config: TinyQwen35Config, tokenizer: PreTrainedTokenizerFast) -> P
         "num_position_embeddings": 64,
     }
     ids = tokenizer.convert_tokens_to_ids(VISION)
-    config_cls, model_cls = (
-        (Qwen3_5MoeConfig, Qwen3_5MoeForConditionalGeneration)
-        if config.moe
-        else (Qwen3_5Config, Qwen3_5ForConditionalGeneration)
-    )
-    model_config = config_cls(
+    config_cls, model_cls = classes(config.moe)
+    return config_cls(
         text_config=text_config(config, tokenizer),
         vision_config=vision,
         vision_start_token_id=ids[0],
@@ -176,7 +224,11 @@ def new_model(config: TinyQwen35Config, tokenizer: PreTrainedTokenizerFast) -> P
         video_token_id=ids[3],
         architectures=[model_cls.__name__],
     )
-    model = model_cls(model_config)
+
+
+def new_model(config: TinyQwen35Config, tokenizer: PreTrainedTokenizerFast) -> PreTrainedModel:
+    """A randomly initialised Qwen3.5 `...ForConditionalGeneration`, vision tower included."""
+    model = classes(config.moe)[1](model_config(config, tokenizer))
     model.generation_config.eos_token_id = tokenizer.eos_token_id
     model.generation_config.pad_token_id = tokenizer.pad_token_id
     return model
@@ -190,6 +242,20 @@ def message_text(record: dict) -> str:
     return "\n".join(m["content"] for m in record["prompt"] + record["completion"])
 
 
+@contextlib.contextmanager
+def mixed_precision(mode: str) -> Iterator[None]:
+    """Trainers made inside take accelerate's mixed precision `mode` ("no", "bf16")."""
+    before = os.environ.get(MIXED_PRECISION)
+    os.environ[MIXED_PRECISION] = mode
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[MIXED_PRECISION]
+        else:
+            os.environ[MIXED_PRECISION] = before
+
+
 def build_tiny_qwen35(config: TinyQwen35Config, out_dir: str | Path, progress: bool = True) -> dict:
     """Build, warm-start and save the model and tokenizer into `out_dir`; returns the build info."""
     start = time.perf_counter()
@@ -200,7 +266,10 @@ def build_tiny_qwen35(config: TinyQwen35Config, out_dir: str | Path, progress: b
     texts = [message_text(r) for r in records]
     tokenizer = qwen35_tokenizer(texts, config.painter.vocab_size)
     model = new_model(config, tokenizer)
-    with tempfile.TemporaryDirectory(prefix="tiny-qwen35-sft-") as scratch:
+    with (
+        tempfile.TemporaryDirectory(prefix="tiny-qwen35-sft-") as scratch,
+        mixed_precision(config.mixed_precision),
+    ):
         logs = tiny.warm_start(model, tokenizer, records, config.painter, Path(scratch), progress)
     model.save_pretrained(out_dir)
     tokenizer.save_pretrained(out_dir)
@@ -210,6 +279,8 @@ def build_tiny_qwen35(config: TinyQwen35Config, out_dir: str | Path, progress: b
         "config": asdict(config),
         "parameters": sum(p.numel() for p in model.parameters()),
         "final_loss": logs[-1]["loss"] if logs else None,
+        "losses": [{"step": row["step"], "loss": row["loss"]} for row in logs],
+        "device": str(next(model.parameters()).device),  # where the trainer put it
         "wall_s": round(time.perf_counter() - start, 1),
     }
     (Path(out_dir) / BUILD_INFO).write_text(json.dumps(info, indent=2))
@@ -229,14 +300,28 @@ def ensure_tiny_qwen35(
     )
 
 
+def sized(size: str, dense: bool) -> TinyQwen35Config:
+    """The config a command line names: `size` "tiny" (CPU) or "gpu", MoE unless `dense`."""
+    moe_config, dense_config = (GPU_MOE, GPU_DENSE) if size == "gpu" else (MOE, DENSE)
+    return dense_config if dense else moe_config
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Build (or find) a tiny Qwen3.5 recipe model.")
     parser.add_argument("--dense", action="store_true", help="Qwen3.5 dense (the 4B's class)")
+    parser.add_argument(
+        "--size", choices=["tiny", "gpu"], default="tiny", help="gpu: ~0.5B, for one GPU (bf16)"
+    )
     parser.add_argument("--cache-root", default=str(tiny.DEFAULT_CACHE_ROOT))
+    parser.add_argument("--steps", type=int, default=None, help="override the warm start's steps")
     args = parser.parse_args(argv)
-    path = ensure_tiny_qwen35(DENSE if args.dense else MOE, args.cache_root)
+    config = sized(args.size, args.dense)
+    if args.steps is not None:
+        config = replace(config, painter=replace(config.painter, steps=args.steps))
+    path = ensure_tiny_qwen35(config, args.cache_root)
     info = json.loads((path / BUILD_INFO).read_text())
-    print(json.dumps({k: info[k] for k in ("class", "parameters", "final_loss", "wall_s")}))
+    shown = ("class", "parameters", "final_loss", "wall_s", "device")
+    print(json.dumps({k: info.get(k) for k in shown}))
     print(path)
 
 

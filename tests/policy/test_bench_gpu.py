@@ -1,0 +1,103 @@
+"""`python -m watercolor.bench_gpu`: its estimate's arithmetic, and its whole path on a CPU.
+
+The GPU figures themselves need an H200; here the same code runs on the tiny recipe models
+(`--device cpu --tiny`), and a machine without CUDA refuses the full-size run.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from watercolor import bench_gpu
+from watercolor.bench_gpu import fit_update, require_device, step_estimate
+
+REPO = Path(__file__).resolve().parents[2]
+TINY_RUN = ["--device", "cpu", "--tiny", "--json", "--batch", "2", "--prompt-tokens", "24",
+            "--decode-steps", "4", "--completion-tokens", "4", "12", "--repeats", "1"]  # fmt: skip
+FIGURES = {
+    "recipe", "class", "device", "dtype", "parameters", "trainable_parameters", "build_s",
+    "generation", "generation_lora", "update", "peak_gib", "versions", "kernels",
+    "implementations", "estimate", "activation_checkpointing",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("prefill_s", "decode_ms", "fit", "reply", "render", "generation", "update", "step"),
+    [
+        # generation = prefill + reply x decode; update = intercept + slope x (812 + reply)
+        (1.0, 100.0, (0.0, 0.001), 1024, 69.0, 103.4, 1.8, 174.2),
+        (1.0, 100.0, (0.0, 0.001), 8192, 96.0, 820.2, 9.0, 925.2),
+        (0.5, 161.5, (0.5, 0.002), 2048, 0.0, 331.3, 6.2, 337.5),
+        (0.0, 0.0, (2.0, 0.0), 4096, 80.0, 0.0, 2.0, 82.0),
+    ],
+)
+def test_step_estimate_adds_generation_render_and_update(
+    prefill_s, decode_ms, fit, reply, render, generation, update, step
+):
+    [row] = step_estimate(prefill_s, decode_ms, fit, 812, reply_tokens=[reply], render_s=[render])
+    assert row["generation_s"] == generation
+    assert row["update_s"] == update
+    assert row["step_s"] == step
+    assert row["steps_per_hour"] == round(3600 / step, 1)
+
+
+def test_step_estimate_has_a_row_per_reply_length_and_render_figure():
+    rows = step_estimate(1.0, 100.0, (0.0, 0.001), 812)
+    assert [(r["reply_tokens"], r["render_s"]) for r in rows] == [
+        (reply, render) for reply in bench_gpu.REPLY_TOKENS for render in (69.0, 96.0)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("rows", "expected"),
+    [
+        ([{"sequence_tokens": 1000, "update_s": 2.0}], (0.0, 0.002)),
+        ([{"sequence_tokens": 1000, "update_s": 3.0}, {"sequence_tokens": 2000, "update_s": 5.0}],
+         (1.0, 0.002)),
+        # an out-of-memory length carries no time and is left out of the fit
+        ([{"sequence_tokens": 1000, "update_s": 2.0}, {"sequence_tokens": 9000, "error": "oom"}],
+         (0.0, 0.002)),
+    ],
+)  # fmt: skip
+def test_update_time_is_a_line_through_the_measured_lengths(rows, expected):
+    assert fit_update(rows) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    ("device", "tiny", "refused"),
+    [("cpu", True, False), ("cpu", False, True), ("cuda", True, True), ("cuda", False, True)],
+)
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks a machine without CUDA")
+def test_without_cuda_only_the_tiny_cpu_run_is_allowed(device, tiny, refused):
+    if not refused:
+        require_device(device, tiny)
+        return
+    with pytest.raises(SystemExit, match="--tiny"):
+        require_device(device, tiny)
+
+
+@pytest.mark.slow
+def test_tiny_cpu_run_reports_every_figure():
+    result = subprocess.run(
+        [sys.executable, "-m", "watercolor.bench_gpu", *TINY_RUN],
+        cwd=REPO, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-4000:]
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    assert set(figures) >= FIGURES
+    assert figures["class"] == "Qwen3_5MoeForConditionalGeneration"
+    assert figures["activation_checkpointing"] is True
+    assert 0 < figures["trainable_parameters"] < figures["parameters"]
+    for generation in (figures["generation"], figures["generation_lora"]):
+        assert generation["prefill_s"] > 0 and generation["decode_ms_per_step"] > 0
+    assert [row["completion_tokens"] for row in figures["update"]] == [4, 12]
+    assert all(row["update_s"] > 0 for row in figures["update"])
+    assert set(figures["kernels"]) == {"flash_linear_attention", "causal_conv1d"}
+    assert {"torch", "transformers", "peft", "triton"} <= set(figures["versions"])
+    assert len(figures["estimate"]) == len(bench_gpu.REPLY_TOKENS) * 2
