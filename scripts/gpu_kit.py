@@ -46,17 +46,21 @@ ROOT = Path(__file__).resolve().parents[1]
 CHUNK_MIB = 46  # + the working tree (~14 MiB) stays under the device tool's 64 MiB a call
 # Distributions the training path imports that the GPU machine's image lacks (its package list:
 # /work/.library/device/KINDS.md, read 2026-11-17), at the versions this project pins or
-# resolved (.venv). transformers and peft are there but older than our pins.
+# resolved (.venv). transformers, peft and huggingface-hub are there at other versions.
 CARRY = (
     "trl", "datasets", "dill", "multiprocess",
     "hydra-core", "omegaconf",
     "mlflow", "mlflow-skinny", "mlflow-tracing", "sqlalchemy", "alembic", "mako", "sqlparse",
+    "cryptography", "cffi", "pycparser",  # MLflow's sqlite store imports cryptography.fernet
     "opentelemetry-api", "opentelemetry-sdk", "opentelemetry-semantic-conventions",
     "opentelemetry-proto", "importlib-metadata", "cachetools", "gitpython", "gitdb", "smmap",
     "databricks-sdk", "google-auth", "pyasn1", "pyasn1-modules", "python-dotenv",
     "pydantic", "pydantic-core", "annotated-types", "typing-inspection",
     "fastapi", "starlette", "uvicorn", "greenlet",
     "transformers", "peft",
+    # there at 1.33, which our pins accept; carried at ours (2.4, with the httpx2 it needs), so
+    # that the kit's test here runs what runs there
+    "huggingface-hub", "httpx2", "httpcore2", "truststore",
 )  # fmt: skip
 # The GPU machine's image (/work/.library/device/KINDS.md, its package list read 2026-11-17):
 # what the kit does not carry, but for transformers and peft (older there than our pins).
@@ -115,9 +119,14 @@ ENV_SH = """\
 KIT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export PYTHONPATH="$KIT/site${WATERCOLOR_KIT_KERNELS:+:$KIT/kernels}${PYTHONPATH:+:$PYTHONPATH}"
 export WATERCOLOR_CHROMIUM="$KIT/browser/chromium"
-# ANGLE finds the NVIDIA driver's EGL and Vulkan files (a no-op on a machine without them).
-export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+# ANGLE finds the NVIDIA driver's EGL and Vulkan files, where they are. VK_ADD_DRIVER_FILES adds
+# to the Vulkan loader's list: VK_DRIVER_FILES would replace it, and SwiftShader's own driver
+# (Chromium's software WebGL) would be gone: every sketch then fails to create its context.
+nvidia=/usr/local/nvidia/share
+[ -f $nvidia/glvnd/egl_vendor.d/10_nvidia.json ] &&
+  export __EGL_VENDOR_LIBRARY_FILENAMES=$nvidia/glvnd/egl_vendor.d/10_nvidia.json
+[ -f $nvidia/vulkan/icd.d/nvidia_icd.json ] &&
+  export VK_ADD_DRIVER_FILES=$nvidia/vulkan/icd.d/nvidia_icd.json
 # p5 and p5.brush where the render harness reads them (run from the repository's root)
 [ -e watercolor/render/js/node_modules ] || cp -r "$KIT/js/node_modules" watercolor/render/js/
 """
@@ -242,11 +251,11 @@ def browser(out: Path) -> None:
     wrapper.chmod(0o755)
 
 
-def xz_archive(folder: Path, archive: Path) -> None:
+def xz_archive(folder: Path, archive: Path, preset: int = 9) -> None:
     """`folder`'s contents as a tar compressed with xz on every core (stdlib reads it back)."""
     with open(archive, "wb") as sink:
         tar = subprocess.Popen(["tar", "-C", str(folder), "-cf", "-", "."], stdout=subprocess.PIPE)
-        subprocess.run(["xz", "-9", "-T0", "-c"], stdin=tar.stdout, stdout=sink, check=True)
+        subprocess.run(["xz", f"-{preset}", "-T0", "-c"], stdin=tar.stdout, stdout=sink, check=True)
         if tar.wait():
             raise RuntimeError(f"tar of {folder} failed")
 
@@ -281,7 +290,9 @@ def cut(archives: list[Path], out: Path, chunk_bytes: int) -> list[dict]:
     return parts
 
 
-def build(out: Path, python_version: str, chunk_mib: int, kernels: bool) -> dict:
+def build(
+    out: Path, python_version: str, chunk_mib: int, kernels: bool, preset: int = 9
+) -> dict:
     """Build every archive into `out/` and cut them into parts; returns the manifest."""
     if out.exists():
         shutil.rmtree(out)
@@ -304,7 +315,7 @@ def build(out: Path, python_version: str, chunk_mib: int, kernels: bool) -> dict
     for folder in folders + ["renderer"]:
         say(f"compressing {folder}")
         archives.append(out / f"{folder}.tar.xz")
-        xz_archive(stage / folder, archives[-1])
+        xz_archive(stage / folder, archives[-1], preset)
     shutil.rmtree(stage)
     manifest = {
         "python_version": python_version,
@@ -374,12 +385,14 @@ def main(argv: list[str] | None = None) -> None:
     make.add_argument("--python-version", default="3.12", help="the GPU machine's Python")
     make.add_argument("--chunk-mib", type=int, default=CHUNK_MIB)
     make.add_argument("--no-kernels", action="store_true", help="leave flash-linear-attention")
+    make.add_argument("--xz-preset", type=int, default=9, help="0-9: 9 packs smallest, slowest")
     take = verbs.add_parser("receive", help="unpack one part there (after the ones before it)")
     take.add_argument("part", type=Path)
     take.add_argument("--into", type=Path, default=Path("/tmp/kit"))
     args = parser.parse_args(argv)
     if args.verb == "build":
-        manifest = build(args.out, args.python_version, args.chunk_mib, not args.no_kernels)
+        kernels = not args.no_kernels
+        manifest = build(args.out, args.python_version, args.chunk_mib, kernels, args.xz_preset)
         print(json.dumps(manifest, indent=2))
     else:
         done = receive(args.part, args.into)

@@ -28,9 +28,9 @@ start() {
   kit_env
   { nvidia-smi; python3 -c "import torch, triton, transformers, peft, trl; print(torch.__version__, triton.__version__, transformers.__version__, peft.__version__, trl.__version__)"; nproc; free -g; } >"$OUT/machine.txt" 2>&1
   # setsid: it outlives this call (the machine stays warm while the next calls arrive)
-  setsid nohup bash -c "cd '$PWD' && /usr/bin/time -v python3 -m watercolor.policy.tiny_qwen35 --size gpu \
+  setsid nohup bash -c "cd '$PWD' && python3 -m watercolor.policy.tiny_qwen35 --size gpu \
     --cache-root $WORK/cache >$WORK/painter.log 2>&1; echo \$? >$WORK/painter.rc" </dev/null >/dev/null 2>&1 &
-  sleep 25
+  sleep 12
   cat "$OUT/machine.txt"; tail -5 "$WORK/painter.log"
 }
 
@@ -38,7 +38,7 @@ render() {
   receive "$1" || exit 1
   kit_env
   "$WATERCOLOR_CHROMIUM" --version
-  timeout 420 python3 -m watercolor.bench_webgl --modes swiftshader,egl,vulkan --rich \
+  timeout 300 python3 -m watercolor.bench_webgl --modes swiftshader,egl,vulkan --rich \
     --replies experiments/2026-12-04_gpu/tiny_painter_replies.json --chromium "$WATERCOLOR_CHROMIUM" \
     --workers 8 --json >"$OUT/webgl.json" 2>"$OUT/webgl.log"
   echo "bench_webgl rc=$?"; tail -20 "$OUT/webgl.log"; tail -c 3000 "$OUT/webgl.json"

@@ -116,14 +116,15 @@ def test_a_smoke_training_runs_from_the_kit_alone(kit, tmp_path):
     into = tmp_path / "kit"
     for part in manifest["parts"]:
         gpu_kit.receive(out / f"part{part['part']}", into)
-    base, tree = tmp_path / "image", tmp_path / "tree"
-    base.mkdir()
-    device_image_site(base)
+    tree, bare = tmp_path / "tree", tmp_path / "bare"
     copy_tracked_tree(tree)
-    bare = tmp_path / "bare"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True)
+    # in the interpreter's own site-packages, as there (dill pickles a module's classes by
+    # reference only when the module lies under sys.prefix: datasets' fingerprints need that)
+    (site,) = bare.glob("lib/python3*/site-packages")
+    device_image_site(site)
     command = (
-        f"source {into}/env.sh && export PYTHONPATH=$PYTHONPATH:{base}:{tree} && "
+        f"source {into}/env.sh && export PYTHONPATH=$PYTHONPATH:{tree} && "
         f"{bare}/bin/python -m watercolor.train debug=smoke model=tiny trainer.max_steps=2 "
         f"renderer.chromium=$WATERCOLOR_CHROMIUM paths.cache={ROOT}/outputs/cache "
         f"hydra.run.dir={tmp_path}/run"
