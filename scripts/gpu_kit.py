@@ -290,9 +290,7 @@ def cut(archives: list[Path], out: Path, chunk_bytes: int) -> list[dict]:
     return parts
 
 
-def build(
-    out: Path, python_version: str, chunk_mib: int, kernels: bool, preset: int = 9
-) -> dict:
+def build(out: Path, python_version: str, chunk_mib: int, kernels: bool, preset: int = 9) -> dict:
     """Build every archive into `out/` and cut them into parts; returns the manifest."""
     if out.exists():
         shutil.rmtree(out)

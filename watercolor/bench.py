@@ -4,6 +4,8 @@
     python -m watercolor.bench score [--json]
     python -m watercolor.bench train [--steps 6] [--smoke] [--jobs 2] [--set K=V ...] [--json]
     python -m watercolor.bench remote [--servers 2] [--server-workers 1] [--repeat 2] [--json]
+    python -m watercolor.bench webgl --modes swiftshader,egl,vulkan [--rich]   # bench_webgl.py
+    python -m watercolor.bench gpu [--dense] [--json]   # on a CUDA machine: bench_gpu.py
 
 `render` renders the same layered 600x600 sketches (the task's samples) four ways on this
 machine, in one run:
@@ -63,6 +65,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib
 import json
 import os
 import socket
@@ -493,7 +496,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+# Benchmarks with flags of their own, a module each: `python -m watercolor.bench webgl --help`.
+OWN_MODULES = {"webgl": "watercolor.bench_webgl", "gpu": "watercolor.bench_gpu"}
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in OWN_MODULES:  # imported on use: bench_webgl imports this module
+        importlib.import_module(OWN_MODULES[argv[0]]).main(argv[1:])
+        return 0
     args = parse_args(argv)
     bench = {
         "render": bench_render,
