@@ -103,8 +103,10 @@ def device_image_site(target: Path) -> None:
 
 
 def copy_tracked_tree(target: Path) -> None:
-    """The files the device tool sends: tracked ones, not node_modules (ignored)."""
-    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True)
+    """The files the device tool sends: tracked ones and untracked ones git does not ignore (so
+    not node_modules, outputs or .venv), as they are in the working tree."""
+    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                           cwd=ROOT, capture_output=True, check=True)  # fmt: skip
     for name in filter(None, files.stdout.decode().split("\0")):
         if (ROOT / name).is_file():
             (target / name).parent.mkdir(parents=True, exist_ok=True)
