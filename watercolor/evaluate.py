@@ -52,7 +52,9 @@ from watercolor.canvas import Canvas, Status
 from watercolor.cores import torch_threads
 from watercolor.gallery import gallery_html
 from watercolor.policy.loading import load_policy
+from watercolor.policy.tiny import BUILD_INFO
 from watercolor.provenance import weights_fingerprint
+from watercolor.records import store_config
 from watercolor.render.painters import Episode, LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.diversity import group_diversity
@@ -110,6 +112,31 @@ def resolve_checkpoint(source: str, download_root: str | Path) -> tuple[str, str
             )
         return str(target / "final_model"), source
     return source, None  # a hub id
+
+
+def feedback_rewards(
+    name: str | None, model_path: str, source_run: str | None
+) -> tuple[str, RewardSet]:
+    """The reward set whose components a revising model's feedback names, and its name.
+
+    `name` (a set in conf/reward/) when given; else the one the model was trained with: its
+    training run's (`source_run`: the resolved `reward` of the config.yaml the run logged, so
+    its overrides count too; the run's `reward` tag when it logged none), else the one a built
+    revising painter's records were scored with (`feedback_reward` in its build info,
+    `watercolor.policy.tiny_revise`), else conf/train.yaml's default.
+    """
+    if name:
+        return name, config.reward_set(name)
+    if source_run:
+        run = mlflow.get_run(source_run)
+        trained = run.data.tags.get("reward") or config.default_option("reward")
+        if text := store_config(mlflow.MlflowClient(), source_run):
+            return trained, instantiate(OmegaConf.create(text).reward)
+        return trained, config.reward_set(trained)
+    built = Path(model_path, BUILD_INFO)
+    info = json.loads(built.read_text()) if built.is_file() else {}
+    name = info.get("config", {}).get("feedback_reward") or config.default_option("reward")
+    return name, config.reward_set(name)
 
 
 def _run_id_beside(path: Path) -> str | None:
@@ -410,15 +437,19 @@ def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:
         generation=plain["generation"], chat_template_kwargs=plain["chat_template_kwargs"],
         render=instantiate(cfg.renderer), episode=instantiate(cfg.task.episode),
         conversation=instantiate(cfg.task.conversation), dtype=cfg.model.dtype,
+        threads=cfg.threads,
     )  # fmt: skip
+    tags = {"kind": "evaluate", "source": str(cfg.checkpoint or model_path)} | dict(cfg.tags)
+    tags |= {"source_run_id": source_run} if source_run else {}
     if cfg.task.get("turns", 1) > 1:
-        summary = evaluate_revising(model_path, prompts, reward_sets, cfg, out_dir, settings)
+        feedback = feedback_rewards(cfg.feedback_reward, model_path, source_run)
+        tags["feedback_reward"] = feedback[0]  # the set the feedback named
+        summary = evaluate_revising(model_path, prompts, reward_sets, feedback[1], out_dir,
+                                    settings)  # fmt: skip
     else:
         table = evaluate_model(model_path, prompts, reward_sets, canvas_dir=out_dir / "canvases",
                                **settings)  # fmt: skip
         summary = write_report(table, out_dir, f"evaluate {model_path}", out_dir / "canvases")
-    tags = {"kind": "evaluate", "source": str(cfg.checkpoint or model_path)} | dict(cfg.tags)
-    tags |= {"source_run_id": source_run} if source_run else {}
     params = flatten(plain) | {"model_path": model_path, "weights": weights_fingerprint(model_path)}
     with mlflow_run(
         cfg.tracking.uri, cfg.tracking.experiment, params=params, tags=tags, run_dir=out_dir,
@@ -431,14 +462,16 @@ def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:
     return summary
 
 
-def evaluate_revising(model_path, prompts, reward_sets, cfg, out_dir: Path, settings) -> dict:
-    """`task.turns` > 1: drafts, controls and revisions (`watercolor.revise_eval`), written as
+def evaluate_revising(model_path, prompts, reward_sets, feedback_set: RewardSet, out_dir: Path,
+                      settings) -> dict:  # fmt: skip
+    """`task.turns` > 1: drafts, controls and revisions (`watercolor.revise_eval`), the feedback
+    naming the components of `feedback_set` (`feedback_rewards`: the model's own), written as
     samples.csv/parquet and revision.json (each measure with its CI, per reward set); the
     summary of the drafts plus every measure's mean as `revision/<set>/<measure>`."""
     from watercolor.revise_eval import evaluate_revisions, revision_measures  # it imports us
 
     table = evaluate_revisions(model_path, prompts, reward_sets,
-                               feedback_set=cfg.feedback_reward, **settings)  # fmt: skip
+                               feedback_rewards=feedback_set, **settings)  # fmt: skip
     out_dir.mkdir(parents=True, exist_ok=True)
     table.to_csv(out_dir / "samples.csv", index=False)
     table.to_parquet(out_dir / "samples.parquet", index=False)

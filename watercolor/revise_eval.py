@@ -1,7 +1,8 @@
 """Draft against revision on the same held-out prompts, with controls at equal tokens.
 
-    >>> table = evaluate_revisions("outputs/runs/.../final", prompts("heldout")[:8],
-    ...                            load_reward_sets(["fine_grained"]), feedback_set="fine_grained")
+    >>> sets = load_reward_sets(["fine_grained"])
+    >>> table = evaluate_revisions("outputs/runs/.../final", prompts("heldout")[:8], sets,
+    ...                            feedback_rewards=sets["fine_grained"])
     >>> revision_measures(table, "fine_grained")["clean_draft_change"]
     Estimate(mean=0.031, low=-0.004, high=0.066)
 
@@ -124,7 +125,7 @@ def evaluate_revisions(
     prompts: Sequence[str],
     reward_sets: Mapping[str, RewardSet],
     *,
-    feedback_set: str,
+    feedback_rewards: RewardSet,
     samples: int = 4,
     seed: int = 0,
     generation: Mapping | None = None,
@@ -137,8 +138,8 @@ def evaluate_revisions(
     progress: bool = True,
 ) -> pd.DataFrame:
     """Drafts, second tries and three revisions of each draft, painted and scored (one row
-    each; see the module docstring). `feedback_set` names the reward set whose components the
-    feedback shows (the set the model was trained with)."""
+    each; see the module docstring). `feedback_rewards` is the reward set whose components the
+    feedback shows (the set the model was trained with: `watercolor.evaluate.feedback_rewards`)."""
     model, tokenizer = load_policy(str(model_path), dtype=dtype)
     model.eval()
     conversation = conversation or configured("task.conversation")
@@ -155,7 +156,7 @@ def evaluate_revisions(
               if not d]  # fmt: skip
     draft_canvases = [c for c, d in zip(canvases, first, strict=True) if d]
     second_canvases = [c for c, d in zip(canvases, first, strict=True) if not d]
-    texts = feedback_texts(drafts, draft_canvases, reward_sets[feedback_set])
+    texts = feedback_texts(drafts, draft_canvases, feedback_rewards)
     conditions = {"revision": texts, "revision_empty": [""] * len(texts),
                   "revision_other": other_prompts_feedback(drafts, texts)}  # fmt: skip
     settings = sampling_settings(generation)

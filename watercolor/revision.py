@@ -7,7 +7,10 @@ Each of a group's G completions is one whole trajectory: the model's draft, the 
 feedback on it (`watercolor.tasks.painting.feedback`: how the render ended, the first error, the
 reward components), the model's revision, and so on for `turns` replies. The trajectory is
 scored on its **last** reply only, by the run's own reward set, through the usual reward
-functions (`RolloutScorer` reads the `final_reply` column this rollout adds).
+functions (`RolloutScorer` reads the `final_reply` column this rollout adds). The same set is the
+one the feedback names; `watercolor.evaluate` reads it back from the run's logged config
+(`feedback_rewards`) instead of naming one of its own, so a model is evaluated on the feedback
+it trained on.
 
 Why whole trajectories scored on the final reply (and not one shared draft per group):
 - The draft is trained too: its tokens share the trajectory's advantage, so a draft that makes

@@ -311,6 +311,7 @@ class Study(Callback):
             f"tracking.uri={config.tracking.uri}",
             f"tracking.artifacts={config.tracking.artifacts}",
             f"paths.cache={config.paths.cache}",
+            f"threads={'null' if config.threads is None else config.threads}",  # the job's own
             f"+tags.study={json.dumps(study)}",
             f"run_name={json.dumps(run_name)}",  # quoted: a training run's name has spaces
             *([f"rewards=[{','.join(self.rewards)}]"] if self.rewards is not None else []),

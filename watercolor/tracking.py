@@ -84,32 +84,29 @@ def metric_name(key: str) -> str:
 
 
 def tracking_uri(default: str) -> str:
-    """The user's MLFLOW_TRACKING_URI when set, else `default` (a `sqlite:///ABS/PATH.db` store).
-
-    `mlflow.set_tracking_uri` exports the variable too; what it exported for any earlier store
-    (`use_store`) is MLflow's, not the user's, and never wins over `default`: a second run in one
-    process (a notebook) with another store logs into that store, not silently into the first.
-    Every store exported counts, not only the last: something that saves and restores the
-    environment around a run (pytest's monkeypatch, a notebook helper) can put an older export
-    back.
-    """
-    found = os.environ.get("MLFLOW_TRACKING_URI")
-    uri = found if found and found not in _exported else default
+    """The user's MLFLOW_TRACKING_URI when set, else `default` (a `sqlite:///ABS/PATH.db` store)."""
+    uri = os.environ.get("MLFLOW_TRACKING_URI") or default
     if uri.startswith("sqlite:///"):
         Path(uri.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     return uri
 
 
-_exported: set[str] = set()  # every store use_store exported (the variable is then not the user's)
-
-
 def use_store(default: str) -> str:
-    """Make `tracking_uri(default)` MLflow's active store; returns it."""
+    """Make `tracking_uri(default)` MLflow's active store in this process; returns it.
+
+    `mlflow.set_tracking_uri` also exports MLFLOW_TRACKING_URI "so that subprocess can inherit
+    it"; the variable is put back as the user had it (unset, or theirs). Otherwise every command
+    started afterwards (a training or evaluation, a sweep's worker, `compare`, the MLflow UI)
+    would log into or read this store whatever its own `tracking.uri` said, and a second store
+    in one process (a notebook) would read the first's export as the user's choice.
+    """
     user = os.environ.get("MLFLOW_TRACKING_URI")
     uri = tracking_uri(default)
     mlflow.set_tracking_uri(uri)
-    if not user or user in _exported:  # the variable now holds ours, not the user's
-        _exported.add(uri)
+    if user is None:
+        os.environ.pop("MLFLOW_TRACKING_URI", None)
+    else:
+        os.environ["MLFLOW_TRACKING_URI"] = user
     return uri
 
 

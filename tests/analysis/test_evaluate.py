@@ -77,8 +77,9 @@ def test_sampling_is_seeded_per_prompt(smoke_model):
 
 
 def test_the_thread_count_samples_the_same_replies(smoke_model):
-    """`threads` (conf/train.yaml: 1) only orders float sums: on 1 and 2 threads the same seed
-    and weights give next-token distributions equal within rounding and the same replies."""
+    """`threads` (conf/machine/default.yaml: 1) only orders float sums: on 1 and 2 threads the
+    same seed and weights give next-token distributions equal within rounding and the same
+    replies."""
     model, tokenizer = load_policy(smoke_model)
 
     def replies(threads):

@@ -5,7 +5,7 @@ same HTTP API (POST /v1/chat/completions, JSON in and out), records every reques
 as the test scripts it to: a verdict, a malformed answer, an HTTP error, or a slow reply.
 
     with ChatServer(lambda request, n: verdict("A")) as server:
-        VLMJudge(server.base_url).compare(a_png, b_png)
+        VLMJudge(server.base_url, "test-model").compare(a_png, b_png)
 """
 
 from __future__ import annotations

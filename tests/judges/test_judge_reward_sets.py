@@ -4,13 +4,14 @@ formulas, build without importing hpsv3, and pixel_judge scores a rendered group
 import importlib.util
 import inspect
 import sys
+from pathlib import Path
 
 import pytest
 from hydra.utils import get_object
 from omegaconf import OmegaConf
 
 from watercolor.canvas import Canvas, Status
-from watercolor.config import compose_train, reward_set
+from watercolor.config import CONF_DIR, compose_train, reward_set
 from watercolor.rewards.judges import PixelJudge, VLMJudge
 from watercolor.rewards.reference_pool import ReferencePool
 from watercolor.rewards.reward_set import RewardSet
@@ -21,18 +22,21 @@ from watercolor.tasks.painting.episode import paint
 ANCHOR_SETS = {"hps_only": (0.90, 0.0), "hps_led": (0.60, 0.30), "judge_led": (0.30, 0.60)}
 
 
-# The judges whose settings the judge sets list (conf/reward/hps_led.yaml, pixel_judge.yaml,
-# blocks/judge_winrate.yaml), and where a listed value deliberately differs from the default.
-JUDGES = ("watercolor.rewards.judges.vlm.VLMJudge", "watercolor.rewards.judges.pixel.PixelJudge",
-          "watercolor.rewards.judges.winrate.judge_winrate",
-          "watercolor.rewards.reference_pool.load_pool")  # fmt: skip
+# The judges (conf/reward/blocks/judge/) list a setting only where conf is its one source (the
+# VLM judge's endpoint and model: VLMJudge has no default for them) or where it deliberately
+# differs from the judge's own default; the win rate's block (blocks/judge_winrate.yaml) lists
+# judge_winrate's and load_pool's defaults for the command line, each equal to its default.
+JUDGES = ("watercolor.rewards.judges.vlm.VLMJudge", "watercolor.rewards.judges.pixel.PixelJudge")
+WINRATE = ("watercolor.rewards.judges.winrate.judge_winrate",
+           "watercolor.rewards.reference_pool.load_pool")  # fmt: skip
 DELIBERATE = {("watercolor.rewards.judges.vlm.VLMJudge", "image_size"),
               ("watercolor.rewards.judges.vlm.VLMJudge", "concurrency")}  # fmt: skip
 WINRATE_SETTINGS = {"n_references", "love_share", "seed", "source"}  # with its reference pool
+VLM_SETTINGS = {"base_url", "model", "image_size", "concurrency"}
 JUDGE_SETS = {  # what each judge set lists, so checks them
-    "hps_led": WINRATE_SETTINGS | {"base_url", "model", "timeout_s", "max_retries"},
-    "judge_led": WINRATE_SETTINGS | {"base_url", "model", "timeout_s", "max_retries"},
-    "pixel_judge": WINRATE_SETTINGS | {"margin"},
+    "hps_led": WINRATE_SETTINGS | VLM_SETTINGS,
+    "judge_led": WINRATE_SETTINGS | VLM_SETTINGS,
+    "pixel_judge": WINRATE_SETTINGS,
 }
 
 
@@ -46,27 +50,38 @@ def target_nodes(node):
 
 
 @pytest.mark.parametrize("name", JUDGE_SETS)
-def test_judge_settings_in_conf_are_the_judges_defaults_not_copies_that_part(name, monkeypatch):
-    # conf lists a judge's settings so each can be set from the command line (or, for the
-    # endpoint, the environment); a listed value, or an environment fallback, that parts from
-    # the judge's own default is a hand copy gone stale, unless it is DELIBERATE.
+def test_judge_settings_in_conf_are_not_copies_of_the_judges_defaults(name, monkeypatch):
+    # A judge setting listed in conf at its own default is a second source that can part from
+    # the first; the win rate's listed defaults must still equal them (set from the command line).
     for variable in ("WATERCOLOR_JUDGE_URL", "WATERCOLOR_JUDGE_MODEL", "WATERCOLOR_REFERENCE_POOL"):
         monkeypatch.delenv(variable, raising=False)
     cfg = OmegaConf.to_container(compose_train([f"reward={name}"]).reward, resolve=True)
     checked = []
     for target, node in target_nodes(cfg):
-        if target not in JUDGES:
+        if target not in JUDGES + WINRATE:
             continue
         parameters = inspect.signature(get_object(target)).parameters
         for key, value in node.items():
-            if key.startswith("_") or isinstance(value, dict) or (target, key) in DELIBERATE:
+            if key.startswith("_") or isinstance(value, dict):
                 continue  # a nested node is a built object (the judge, the pool), not a setting
-            expected = parameters[key].default
-            assert value == expected, (
-                f"{name}: {target} {key}: conf {value!r}, default {expected!r}"
-            )
+            default = parameters[key].default
+            if target in WINRATE:
+                assert value == default, f"{name}: {target} {key}: {value!r}, default {default!r}"
+            elif default is not inspect.Parameter.empty:  # else conf is its only source
+                assert (target, key) in DELIBERATE and value != default, (
+                    f"{name}: {target} {key}: conf copies the default {default!r}"
+                )
             checked.append(key)
     assert sorted(checked) == sorted(JUDGE_SETS[name])
+
+
+@pytest.mark.parametrize("judge", ["VLMJudge", "PixelJudge"])
+def test_each_judge_is_configured_in_one_block_that_the_sets_compose(judge):
+    # hps_led and judge_led (through hps_led) compose blocks/judge/vlm.yaml; pixel_judge pixel.yaml
+    module, conf = judge.removesuffix("Judge").lower(), Path(CONF_DIR, "reward")
+    target = f"watercolor.rewards.judges.{module}.{judge}"
+    naming = [str(p.relative_to(conf)) for p in conf.rglob("*.yaml") if target in p.read_text()]
+    assert naming == [f"blocks/judge/{module}.yaml"]
 
 
 @pytest.mark.parametrize("name", ANCHOR_SETS)

@@ -130,7 +130,7 @@ def test_an_unreachable_server_is_no_verdict():
     with socket.socket() as probe:  # a loopback port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    judge = VLMJudge(f"http://127.0.0.1:{port}/v1", max_retries=1, timeout_s=2.0)
+    judge = VLMJudge(f"http://127.0.0.1:{port}/v1", "test-model", max_retries=1, timeout_s=2.0)
     assert judge.compare(A_PNG, B_PNG) is None
 
 
@@ -157,6 +157,6 @@ def test_judge_winrate_swaps_the_order_through_the_server(references):
 
 def test_json_response_format_is_what_vllm_expects():
     """The schema travels as OpenAI's `json_schema` response format (vLLM enforces it)."""
-    fmt = VLMJudge().request(A_PNG, B_PNG)["response_format"]
+    fmt = VLMJudge("http://127.0.0.1:1/v1", "test-model").request(A_PNG, B_PNG)["response_format"]
     assert fmt["type"] == "json_schema" and fmt["json_schema"]["strict"] is True
     assert json.loads(json.dumps(fmt)) == fmt

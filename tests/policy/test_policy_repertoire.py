@@ -53,6 +53,23 @@ def test_a_model_is_sampled_as_evaluate_samples_it(monkeypatch):
     assert given["chat_template_kwargs"] == {"enable_thinking": False}
 
 
+def user_only(prompt: str) -> list[dict]:
+    """Another task's conversation: no system prompt, the request reworded."""
+    return [{"role": "user", "content": f"task: {prompt}"}]
+
+
+def test_a_model_is_asked_in_the_composed_tasks_conversation(monkeypatch):
+    # The config kinds composed (`--set task.conversation...`), not conf/evaluate.yaml's task.
+    given = {}
+    monkeypatch.setattr(loading, "load_policy", lambda path: (None, None))
+    monkeypatch.setattr(
+        evaluate, "generate_samples", lambda *a, **kwargs: given.update(kwargs) or []
+    )
+    cfg = compose_train([f"task.conversation._target_={__name__}.user_only"])
+    model_kinds("Qwen/Qwen3.5-4B", cfg, samples=1, num_prompts=1)
+    assert given["conversation"]("paint a koi") == user_only("paint a koi")
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(1800)  # builds the default first unless scripts/setup.sh has (~10 min)
 def test_the_default_warm_start_passes_the_gate_and_spans_the_repertoire():

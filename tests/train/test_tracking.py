@@ -9,6 +9,8 @@ and the real conf/train.yaml.
 
 import datetime
 import os
+import subprocess
+import sys
 
 import mlflow
 import pytest
@@ -128,18 +130,25 @@ def test_two_stores_in_one_process_each_get_their_own_runs(tmp_path, monkeypatch
         assert run.info.run_id == (tmp_path / f"run{n}" / RUN_ID_FILE).read_text()
 
 
-def test_an_older_export_put_back_is_not_taken_for_the_users(tmp_path, monkeypatch):
-    # CI's slow tier: one test's store was exported, the next test's monkeypatch saved that
-    # export, ran its own store, and put the old export back; a later `compare --tracking-uri`
-    # then read the first test's store and found "no runs to compare".
+def inherited_store() -> str:
+    """MLFLOW_TRACKING_URI as a child process started now sees it ("" when unset)."""
+    code = "import os; print(os.environ.get('MLFLOW_TRACKING_URI', ''))"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip()  # fmt: skip
+
+
+def test_the_store_is_not_handed_down_to_child_processes(tmp_path, monkeypatch):
+    # mlflow.set_tracking_uri exports MLFLOW_TRACKING_URI "so that subprocess can inherit it":
+    # every command started after a job had opened its store (a training, `compare`, the MLflow
+    # UI) logged into or read that store whatever its own tracking.uri said.
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
-    first, second, third = (f"sqlite:///{tmp_path}/{n}.db" for n in ("first", "second", "third"))
-    use_store(first)
-    with monkeypatch.context() as patch:
-        patch.delenv("MLFLOW_TRACKING_URI")
-        use_store(second)
-    assert os.environ["MLFLOW_TRACKING_URI"] == first  # the old export is back
-    assert tracking_uri(third) == third
+    ours = f"sqlite:///{tmp_path}/ours.db"
+    assert use_store(ours) == ours and mlflow.get_tracking_uri() == ours  # this process's store
+    assert "MLFLOW_TRACKING_URI" not in os.environ and inherited_store() == ""
+    assert tracking_uri(f"sqlite:///{tmp_path}/next.db") == f"sqlite:///{tmp_path}/next.db"
+    users = f"sqlite:///{tmp_path}/users.db"  # the user's own variable is theirs to hand down
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", users)
+    assert use_store(ours) == users and inherited_store() == users
 
 
 def test_the_users_tracking_uri_still_wins(tmp_path, monkeypatch):

@@ -1,6 +1,6 @@
 """Client side of the painting environment: a typed OpenEnv client and a fleet of servers.
 
-    async with PaintEnv(base_url="http://127.0.0.1:8000") as env:
+    async with PaintEnv(base_url="http://127.0.0.1:8100") as env:
         first = await env.reset(seed=7)                  # first.observation.prompt
         result = await env.step(PaintAction(reply=reply))
         result.reward, result.observation.status         # (0.41, 'ok')
@@ -9,7 +9,8 @@
         draft, revision = await paint_session(env, policy, seed=7)  # policy(messages) -> reply
         draft.done, draft.observation.feedback, revision.done       # (False, 'The ...', True)
 
-    painter = RemotePainter(["http://box-a:8000", "http://box-b:8000"])
+    painter = RemotePainter(["http://box-a:8100", "http://box-b:8100"])
+    painter = RemotePainter()                            # a server on this machine (env.PORT)
     canvas = await painter(reply, seed=0)                # training's renderer (renderer=remote)
     observations = await paint_remote(urls, replies, seeds=[0, 1, 2, 3], prompts=prompts)
 
@@ -47,6 +48,7 @@ from openenv.core.env_client import EnvClient
 from websockets.exceptions import ConnectionClosed
 
 from watercolor.canvas import Canvas, Status
+from watercolor.env import PORT
 from watercolor.env.models import PaintAction, PaintObservation, PaintState
 from watercolor.tasks.painting.feedback import revision_conversation
 
@@ -142,13 +144,16 @@ class Server:
         return self.taken - self.rendered - self.lost
 
 
+LOCAL_SERVER = f"http://127.0.0.1:{PORT}"  # `python -m watercolor.env.serve` on this machine
 FLEET_COUNTERS = ("taken", "rendered", "lost", "unreachable")  # Server's, logged per step
 
 
 class RemotePainter:
     """`await painter(reply, seed) -> Canvas` on remote environment servers (training's renderer).
 
-    Replies go round-robin over `urls`, at most `sessions_per_server` in flight on each. Each
+    Replies go round-robin over `urls` (one URL may be given as a string; None: the server on
+    this machine at the env server's default port, `watercolor.env.PORT`), at most
+    `sessions_per_server` in flight on each. Each
     server runs the task's episode (gate rules included) and renderer of its own composed
     conf/train.yaml: with no flags, the defaults a local run renders with. A run's overrides of
     the renderer or the task are not sent; start the servers with the same ones (serve's
@@ -180,7 +185,7 @@ class RemotePainter:
 
     def __init__(
         self,
-        urls: Sequence[str],
+        urls: str | Sequence[str] | None = None,
         sessions_per_server: int = 8,
         timeout_s: float = 600.0,
         *,
@@ -190,6 +195,7 @@ class RemotePainter:
         time_limit_s: float | None = None,
         episode: Mapping[str, Any] | None = None,
     ) -> None:
+        urls = [LOCAL_SERVER] if urls is None else [urls] if isinstance(urls, str) else urls
         if not urls:
             raise ValueError("RemotePainter needs at least one server URL")
         self.servers = [Server(url) for url in urls]

@@ -1,6 +1,6 @@
 """Serve the painting environment over HTTP + WebSocket (OpenEnv), many sessions at once.
 
-    python -m watercolor.env.serve --host 127.0.0.1 --port 8000 --max-sessions 16 --workers 2
+    python -m watercolor.env.serve --host 127.0.0.1 --port 8100 --max-sessions 16 --workers 2
     python -m watercolor.env.serve --pixel-density 1 --set task.episode.rules.max_chars=8000
     python -m watercolor.env.serve --set task.turns=2      # draft, feedback, one revision
 
@@ -34,6 +34,7 @@ from omegaconf import DictConfig, OmegaConf
 from openenv.core.env_server.http_server import create_app
 
 from watercolor.config import default_option, reward_set_names
+from watercolor.env import PORT
 from watercolor.env.environment import PaintEnvironment, checked_turns
 from watercolor.env.models import PaintAction, PaintObservation, PaintState
 from watercolor.env.scoring import RewardSetScore
@@ -95,7 +96,7 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--port", type=int, default=PORT, help="default: %(default)s")
     parser.add_argument("--max-sessions", type=int, default=16, help="concurrent sessions")
     parser.add_argument("--workers", type=int, help="warm pages (default: renderer.workers)")
     parser.add_argument(

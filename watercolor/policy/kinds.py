@@ -142,8 +142,8 @@ def model_kinds(
 ) -> pd.DataFrame:
     """`samples` replies to each of the first `num_prompts` held-out prompts from `model_dir`,
     sampled as training samples (as `watercolor.evaluate` does: the trainer's temperature,
-    top_p, top_k, completion limit and chat template settings, the task's system prompt):
-    their kinds, tokens and truncation."""
+    top_p, top_k, completion limit and chat template settings; each prompt asked in `cfg`'s
+    task conversation, system prompt included): their kinds, tokens and truncation."""
     from watercolor.evaluate import generate_samples, training_sampling  # torch: only here
     from watercolor.policy.loading import load_policy
 
@@ -151,8 +151,8 @@ def model_kinds(
     prompts = instantiate(cfg.task.eval_prompts)[:num_prompts]
     generation, template_kwargs = training_sampling(cfg)
     replies = generate_samples(model, tokenizer, prompts, samples=samples, seed=seed,
-                               generation=generation,
-                               chat_template_kwargs=template_kwargs)  # fmt: skip
+                               generation=generation, chat_template_kwargs=template_kwargs,
+                               conversation=instantiate(cfg.task.conversation))  # fmt: skip
     return pd.DataFrame(
         {"kind": reply_kind(s.reply), "tokens": s.tokens, "truncated": s.truncated} for s in replies
     )

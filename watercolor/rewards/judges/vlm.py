@@ -1,9 +1,9 @@
 """A vision-language judge behind an OpenAI-compatible chat-completions endpoint.
 
-    $ vllm serve Qwen/Qwen3-VL-30B-A3B-Instruct --port 8000        # on a GPU machine
+    $ vllm serve Qwen/Qwen3-VL-30B-A3B-Instruct --port 8001        # on a GPU machine
 
     >>> from watercolor.rewards.judges import VLMJudge
-    >>> judge = VLMJudge("http://127.0.0.1:8000/v1", model="Qwen/Qwen3-VL-30B-A3B-Instruct")
+    >>> judge = VLMJudge("http://127.0.0.1:8001/v1", model="Qwen/Qwen3-VL-30B-A3B-Instruct")
     >>> judge.compare(canvas.png, reference.png)
     'B'
 
@@ -24,7 +24,9 @@ same answer. At most `concurrency` requests are in flight per judge, so one comp
 at most about `(max_retries + 1) * timeout_s` plus the backoff. The API key, if the server
 wants one, is read from the environment variable named by `api_key_env`, so it never lands in
 a logged config; without one the client sends the placeholder `EMPTY` (vLLM's convention: a
-server started without `--api-key` ignores it).
+server started without `--api-key` ignores it). The endpoint and model have no defaults here:
+the judge sets take them from conf/reward/blocks/judge/vlm.yaml (its port, 8001, and the
+environment variables that move it), their one source.
 """
 
 from __future__ import annotations
@@ -114,8 +116,8 @@ class VLMJudge:
 
     def __init__(
         self,
-        base_url: str = "http://127.0.0.1:8000/v1",
-        model: str = "Qwen/Qwen3-VL-30B-A3B-Instruct",
+        base_url: str,
+        model: str,
         *,
         prompt: str = JUDGE_PROMPT,
         image_size: int | None = None,
