@@ -1,7 +1,11 @@
 """The prompt set: deterministic, disjoint splits, colours readable back from the text."""
 
+import json
+import os
 import random
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -37,11 +41,27 @@ def test_held_out_subjects_never_appear_in_train():
     assert {r.category for r in prompt_records("train")} == set(SUBJECTS)
 
 
+PRINT_PROMPTS = (
+    "import json; from watercolor.tasks.painting.prompts import prompts; "
+    "print(json.dumps({s: prompts(s) for s in ('train', 'heldout')}))"
+)
+
+
+def prompts_in_a_new_process(hash_seed: str) -> dict[str, list[str]]:
+    """Both splits as a fresh interpreter with PYTHONHASHSEED=`hash_seed` computes them."""
+    env = os.environ | {"PYTHONHASHSEED": hash_seed}
+    done = subprocess.run([sys.executable, "-c", PRINT_PROMPTS], env=env, capture_output=True,
+                          text=True, check=True, timeout=60)  # fmt: skip
+    return json.loads(done.stdout)
+
+
 def test_prompts_are_deterministic_and_ordered():
-    assert prompts("train") == prompts("train")
-    assert prompts("train")[0] == "paint a peach hibiscus in watercolour"
-    # The split depends on the text only (sha256), not on Python's per-process hash seed.
-    assert "paint a lavender hibiscus in watercolour" in prompts("heldout")
+    # The same splits, in the same order, in every process: the split depends on the text only
+    # (sha256), and the order on nothing that Python's per-process string hashing changes.
+    first, second = prompts_in_a_new_process("1"), prompts_in_a_new_process("2")
+    assert first == second == {s: prompts(s) for s in ("train", "heldout")}
+    assert first["train"][0] == "paint a peach hibiscus in watercolour"
+    assert "paint a lavender hibiscus in watercolour" in first["heldout"]
 
 
 def test_unknown_split_is_an_error():

@@ -3,6 +3,9 @@ prepared before two jobs start at once (conf/train.yaml's callbacks on the real 
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import mlflow
 import pytest
 from hydra.core.hydra_config import HydraConfig
 from hydra.core.utils import JobReturn, JobStatus
@@ -86,13 +89,18 @@ def test_the_store_is_prepared_before_the_jobs_start(tmp_path, monkeypatch):
     # The paths group needs ${hydra:runtime.cwd}, which resolves only once Hydra has a config:
     # PrepareStore sets the sweep's own (else it raised, Hydra only warned, and two jobs raced
     # on a new store's schema).
-    cfg = compose_config("train", [f"tracking.uri=sqlite:///{tmp_path}/mlflow.db",
+    # The experiment, under its configured name, with its artifacts under the configured root
+    # (`${paths.outputs}` is `<cwd>/outputs`; creating the experiment creates no folder there).
+    uri = f"sqlite:///{tmp_path}/mlflow.db"
+    cfg = compose_config("train", [f"tracking.uri={uri}", "tracking.experiment=prepared",
                                    "tracking.artifacts=${paths.outputs}/art"],
                          return_hydra_config=True)  # fmt: skip
     HydraConfig.instance().cfg = None
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)  # a user's store would win
     PrepareStore().on_multirun_start(cfg)
-    assert (tmp_path / "mlflow.db").is_file()
+    experiment = mlflow.MlflowClient(tracking_uri=uri).get_experiment_by_name("prepared")
+    assert experiment is not None, "no experiment in the store"
+    assert experiment.artifact_location == (Path.cwd() / "outputs" / "art" / "prepared").as_uri()
 
 
 def test_planning_failure_stops_the_command(tmp_path):
