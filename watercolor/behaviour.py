@@ -201,15 +201,23 @@ def painted_unevenness(canvases: Sequence[Canvas]) -> list[float]:
     return [value for value in values if value is not None]
 
 
+def renders_by_kind(
+    per_kind: int, seed: int, render: RenderConfig, split: str = "train"
+) -> dict[str, list[Canvas]]:
+    """The canvases of `per_kind` corpus replies of each kind ("flat", "layered")."""
+    return {
+        kind: asyncio.run(render_replies(corpus_replies(kind, per_kind, seed, split), render))
+        for kind in ("flat", "layered")
+    }
+
+
 def unevenness_by_kind(
     per_kind: int, seed: int, render: RenderConfig, split: str = "train"
 ) -> dict[str, list[float]]:
     """`painted_unevenness` of `per_kind` corpus replies of each kind ("flat", "layered")."""
     return {
-        kind: painted_unevenness(
-            asyncio.run(render_replies(corpus_replies(kind, per_kind, seed, split), render))
-        )
-        for kind in ("flat", "layered")
+        kind: painted_unevenness(canvases)
+        for kind, canvases in renders_by_kind(per_kind, seed, render, split).items()
     }
 
 
@@ -229,9 +237,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     render = replace(training_render_config(), time_limit_s=args.time_limit)
     found = {}
-    for kind in ("flat", "layered"):
-        canvases = asyncio.run(render_replies(corpus_replies(kind, args.per_kind, args.seed,
-                                                             args.split), render))  # fmt: skip
+    for kind, canvases in renders_by_kind(args.per_kind, args.seed, render, args.split).items():
         found[kind] = np.array(painted_unevenness(canvases))
         statuses = Counter(str(c.status) for c in canvases)
         print(f"{kind}: {len(found[kind])} measured of {args.per_kind}, status {dict(statuses)}")

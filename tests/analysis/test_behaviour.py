@@ -19,6 +19,7 @@ from watercolor.behaviour import (
     behaviour_row,
     best_threshold,
     fill_alphas,
+    main,
     roc_auc,
     style_measures,
     summarise_behaviour,
@@ -161,3 +162,15 @@ def test_flat_block_cut_separates_fresh_corpus_flat_fills_from_layered_washes():
     assert len(flat) >= 15 and len(layered) >= 15  # most corpus replies paint
     assert roc_auc(layered, flat) >= 0.9
     assert balanced_accuracy(layered, flat, FLAT_BLOCK_UNEVENNESS) >= 0.8
+
+
+@pytest.mark.browser  # four corpus replies painted, two browsers started (~15 s)
+def test_the_calibration_command_measures_both_kinds_and_reports_the_cut(capsys):
+    """`python -m watercolor.behaviour` at its smallest: the loop above, then the report."""
+    main(["--per-kind", "2", "--seed", "0"])
+    said = capsys.readouterr().out
+    assert "flat: 2 measured of 2, status {'ok': 2}" in said
+    assert "layered: 2 measured of 2, status {'ok': 2}" in said
+    assert "pixel density 0.5, time limit 30.0 s" in said
+    assert "ROC AUC 1.000" in said  # corpus flat fills read evener than its washes
+    assert f"shipped {FLAT_BLOCK_UNEVENNESS} (balanced accuracy 1.000)" in said
