@@ -40,8 +40,9 @@ render() {
   "$WATERCOLOR_CHROMIUM" --version
   timeout 300 python3 -m watercolor.bench_webgl --modes swiftshader,egl,vulkan --rich \
     --replies experiments/2026-12-04_gpu/tiny_painter_replies.json --chromium "$WATERCOLOR_CHROMIUM" \
-    --workers 8 --json >"$OUT/webgl.json" 2>"$OUT/webgl.log"
-  echo "bench_webgl rc=$?"; tail -20 "$OUT/webgl.log"; tail -c 3000 "$OUT/webgl.json"
+    --workers 8 --json >"$OUT/webgl.txt" 2>"$OUT/webgl.log"
+  echo "bench_webgl rc=$?"; tail -20 "$OUT/webgl.log"
+  tail -1 "$OUT/webgl.txt" >"$OUT/webgl.json"; grep -v "^{" "$OUT/webgl.txt" | tail -60
   tail -3 "$WORK/painter.log"
 }
 
@@ -53,15 +54,18 @@ train() {
   painter=$(tail -1 "$WORK/painter.log" | grep -o "/.*" || ls -d $WORK/cache/tiny-qwen35-*)
   # The recipe as shipped, but: its own painter, 5 steps, replies capped at 1024 tokens (the
   # corpus's longest is ~430; the recipe's 8192 would let one rambling reply take minutes), and
-  # 8 render lanes on this machine's 16 cores.
+  # 8 render lanes on this machine's 16 cores; a store of its own. $TRAIN_SET: more overrides
+  # (a dry run on a CPU: "trainer.bf16=false +trainer.use_cpu=true model.dtype=float32").
+  store=outputs/gpu
   timeout 480 python3 -m watercolor.train model=qwen3_5_35b_a3b "model.name_or_path=$painter" \
     trainer.max_steps=5 trainer.max_completion_length=1024 trainer.save_steps=100 \
-    renderer.chromium="$WATERCOLOR_CHROMIUM" renderer.workers=8 hydra.run.dir=outputs/gpu_run \
-    >"$OUT/train.log" 2>&1
+    renderer.chromium="$WATERCOLOR_CHROMIUM" renderer.workers=8 hydra.run.dir=$store/run \
+    tracking.uri="sqlite:///$PWD/$store/mlflow.db" tracking.artifacts=$store/artifacts \
+    ${TRAIN_SET:-} >"$OUT/train.log" 2>&1
   echo "train rc=$?"; grep -v "it/s\]" "$OUT/train.log" | tail -25
-  python3 scripts/gpu/step_split.py outputs/mlflow.db >"$OUT/split.json"
-  tar czf "$OUT/run.tgz" --exclude=final_model outputs/mlflow.db outputs/mlartifacts
-  cat "$OUT/split.json" | head -80
+  python3 scripts/gpu/step_split.py $store/mlflow.db >"$OUT/split.json"
+  tar czf "$OUT/run.tgz" --exclude=final_model $store/mlflow.db $store/artifacts
+  head -80 "$OUT/split.json"
 }
 
 cost() {
