@@ -6,11 +6,13 @@ so the hang tests stay quick, but long enough for a layered watercolour on a bus
 
 import numpy as np
 
-from watercolor.render.pool import DETERMINISM_TOLERANCE
+from watercolor.canvas import Status
+from watercolor.render.pool import DETERMINISM_TOLERANCE, WALL_LIMIT_FACTOR
 
 SIZE = 256
 TIME_LIMIT_S = 5.0
 PAPER = (244, 236, 216)
+STOP_S = 1.5  # how long stopping a sketch may take beyond its limit
 
 
 def sketch(setup_body: str, *, draw: str | None = None, before: str = "") -> str:
@@ -53,3 +55,24 @@ def within_tolerance(a: np.ndarray, b: np.ndarray) -> bool:
         share <= DETERMINISM_TOLERANCE["max_differing_fraction"]
         and difference.max() <= DETERMINISM_TOLERANCE["max_channel_difference"]
     )
+
+
+def own_time_ms(canvas) -> float:
+    """From the sketch's start to its verdict (not the wait for a page: after a time-out the
+    pool starts a new browser, and the next sketch waits for it)."""
+    return canvas.timings["total_ms"] - canvas.timings["load_ms"]
+
+
+def assert_stopped_at_its_limit(canvas, limit_s: float = TIME_LIMIT_S) -> None:
+    """A time-out once the sketch had had `limit_s` of CPU time, however long a busy machine
+    took to give it that; or, where the machine gave it less in WALL_LIMIT_FACTOR times that
+    of wall time (seen here at load ~12 on 2 cores), from the wall-clock backstop, and only
+    then. Either way within STOP_S of the limit."""
+    assert canvas.status == Status.TIMEOUT, canvas.errors
+    cpu_ms, wall_limit_ms = canvas.timings["cpu_ms"], WALL_LIMIT_FACTOR * limit_s * 1000
+    assert 0 < cpu_ms < (limit_s + STOP_S) * 1000, canvas.errors
+    if any("wall-clock backstop" in error for error in canvas.errors):
+        assert own_time_ms(canvas) >= wall_limit_ms, canvas.errors
+    else:
+        assert cpu_ms >= limit_s * 1000, canvas.errors
+    assert own_time_ms(canvas) < wall_limit_ms + STOP_S * 1000, canvas.errors

@@ -8,12 +8,18 @@ import time
 from pathlib import Path
 
 import pytest
-from render_sketches import SIZE, TIME_LIMIT_S, WATERCOLOUR, sketch, within_tolerance
+from render_sketches import (
+    SIZE,
+    TIME_LIMIT_S,
+    WATERCOLOUR,
+    assert_stopped_at_its_limit,
+    sketch,
+    within_tolerance,
+)
 
 from watercolor.canvas import Status
 from watercolor.render import RenderConfig, RenderPool
 from watercolor.render import page as page_module
-from watercolor.render.pool import WALL_LIMIT_FACTOR
 from watercolor.render.watchdog import (
     CpuMeter,
     adopted_browser_processes,
@@ -100,14 +106,13 @@ async def test_a_cancelled_render_does_not_leave_a_busy_page_behind(pool):
 
 
 async def test_a_sketch_past_its_limit_is_a_timeout_and_leaves_no_drawing_behind():
+    # At the tests' 5 s limit, not the shipped 10 s (conf/renderer/local.yaml): the stop is the
+    # same code at any limit, and this sketch runs its whole limit. At 10 s it took 12 s of
+    # wall time here at load ~8 on 2 cores (its backstop: 30 s), the whole test ~18 s.
     async with RenderPool(RenderConfig(size=SIZE, workers=1, time_limit_s=TIME_LIMIT_S)) as own:
-        start = time.perf_counter()
         heavy = await own.render(GPU_HEAVY)
-        assert heavy.status == Status.TIMEOUT, heavy.errors  # never infra_error
+        assert_stopped_at_its_limit(heavy)  # a time-out, never infra_error
         assert "time limit" in heavy.errors[0]
-        # The limit is the browser's CPU time; on a busy machine (a parallel test worker beside
-        # it) the wall-clock backstop stops it: never later than that, plus the kill.
-        assert time.perf_counter() - start < TIME_LIMIT_S * WALL_LIMIT_FACTOR + 3
         assert (await own.render(WATERCOLOUR, seed=5)).status == Status.OK
         assert own.launches == 2  # the browser holding the queued drawing was replaced
 
