@@ -12,17 +12,14 @@ measured now (CPU time over half a second, /proc/stat), not from the 1-minute lo
 that still counts a `pip install` which has just finished (~1 on 2 cores), and set-up then
 built the painter at one thread of two (~23 min instead of ~7).
 
-`watercolor.policy.tiny` keeps its own load-average `idle_cores` (used only when its build is
-given no thread count; `torch_threads` here reuses its context manager) on purpose: the
-source of that module is part of the embedded painter's fingerprint (its cache name,
-`recipe_fingerprint`), which the three-reward study pre-registered (`tiny-9a930b0f9da3`),
-so editing it would rename and rebuild the default painter. Set-up passes this module's count
-to the build instead (`python -m watercolor.policy.tiny --threads N`). Another thread count
-sums floats in another order (smoke scale, 1 vs 2 threads: 1.4e-5 at most; each count repeats
-bit for bit; `tests/policy/test_policy_tiny.py`), and the default's 300 SFT steps can carry
-that into a model that writes differently: the 2-thread build passes the gate on 82 % of
-replies, the study design's earlier build (its thread count unrecorded) 93 %; the likely
-cause, not shown (`experiments/2026-12-01_three_rewards_v2/`).
+This is the one home of the count: the embedded painter's build takes it when it is given
+no thread count (`watercolor.policy.tiny.build_once`), set-up passes it explicitly (`python -m
+watercolor.policy.tiny --threads N`), and `build.json` records the count a build ran on.
+Another thread count sums floats in another order (smoke scale, 1 vs 2 threads: 1.4e-5 at
+most; each count repeats bit for bit; `tests/policy/test_policy_tiny.py`), and the default's
+300 SFT steps can carry that into a model that writes differently: the 2-thread build passes
+the gate on 82 % of replies, the study design's earlier build (its thread count unrecorded)
+93 %; the likely cause, not shown (`experiments/2026-12-01_three_rewards_v2/`).
 """
 
 from __future__ import annotations
@@ -30,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -56,13 +54,19 @@ def cpu_times() -> tuple[int, int]:
     return busy, busy + idle + iowait
 
 
-def torch_threads(threads: int | None) -> contextlib.AbstractContextManager[None]:
+@contextlib.contextmanager
+def torch_threads(threads: int | None) -> Iterator[None]:
     """Run with `threads` intra-op threads (None: `idle_cores()`), then restore torch's."""
-    # Imported here: it brings torch and transformers (~6 s), which `python -m watercolor.cores`
-    # (each set-up run) does not need to count the idle cores.
-    from watercolor.policy import tiny
+    # Imported here: torch costs ~6 s, which `python -m watercolor.cores` (each set-up run)
+    # does not need to count the idle cores.
+    import torch
 
-    return tiny.torch_threads(threads or idle_cores())
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads or idle_cores())
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 if __name__ == "__main__":

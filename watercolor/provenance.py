@@ -4,14 +4,14 @@
     '...'
     >>> commit()["commit"]  # the checkout this package was imported from
 
-    >>> weights_fingerprint("outputs/cache/tiny-9a930b0f9da3")  # what the run started from
+    >>> weights_fingerprint("outputs/cache/tiny-335457da48af")  # what the run started from
     '7fba23e24fa4'
 
 A study runs in parts, possibly days apart; `watercolor.compare` lists each run's commit and
-config hash and warns when runs of one reward set differ in anything but their seed. The config
-hash names a built model by its build config, and the same build config gives other weights on
-another CPU (float sums in another order: README, "Command 1"), so each run also records the
-fingerprint of the weights it started from.
+config hash and warns when runs of one reward set differ in anything but their seed. A built
+model's cache name covers its build config and the records it trains on, and the same build
+config gives other weights on another CPU (float sums in another order: README, "Command 1"),
+so each run also records the fingerprint of the weights it started from.
 """
 
 from __future__ import annotations

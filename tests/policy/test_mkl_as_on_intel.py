@@ -6,8 +6,15 @@ generic path, which it takes on AMD CPUs; an instruction-set branch (AVX2 10, AV
 AVX-512 E1 14, ...) is what it takes on an Intel CPU with those instructions. torch's library
 exports only the service form of MKL's `mkl_cbwr_get_auto_branch`, so that is what the probe
 calls.
+
+The test runs a copy of the script from a temporary directory, so the library it compiles lands
+there, not in the repository's outputs/cache. It is skipped, saying why, where it cannot apply:
+not an x86 Linux CPU, no gcc to compile the preload, or a torch without MKL's branch query.
 """
 
+import ctypes
+import platform
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPATIBLE = 2
+SCRIPT = ("mkl_as_on_intel.sh", "mkl_as_on_intel.c")
 
 PROBE = """
 import ctypes
@@ -26,9 +34,27 @@ print(mkl.mkl_serv_cbwr_get_auto_branch())
 """
 
 
-def _branch(*wrapper: str) -> int:
+def why_not_here() -> str | None:
+    """Why the wrapper cannot be tested on this machine, or None."""
+    if platform.machine() not in ("x86_64", "AMD64"):
+        return f"MKL's vendor branches are x86's; this CPU is {platform.machine()}"
+    if not Path("/proc/cpuinfo").exists():
+        return "reads the CPU's vendor from /proc/cpuinfo (Linux)"
+    if shutil.which("gcc") is None:
+        return "no gcc to compile the preload library"
+    import torch
+
+    library = Path(torch.__file__).parent / "lib" / "libtorch_cpu.so"
+    if not torch.backends.mkl.is_available() or not library.is_file():
+        return "this torch is built without MKL"
+    if not hasattr(ctypes.CDLL(str(library)), "mkl_serv_cbwr_get_auto_branch"):
+        return "this torch's MKL does not export mkl_serv_cbwr_get_auto_branch"
+    return None
+
+
+def _branch(cwd: Path, *wrapper: str) -> int:
     command = [*wrapper, sys.executable, "-c", PROBE]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return int(done.stdout.split()[-1])
 
@@ -40,10 +66,15 @@ def _vendor() -> str:
     return ""
 
 
-@pytest.mark.skipif(not Path("/proc/cpuinfo").exists(), reason="reads the CPU's vendor from /proc")
-def test_mkl_takes_its_intel_branch_under_the_wrapper():
-    plain = _branch()
-    wrapped = _branch("bash", "scripts/mkl_as_on_intel.sh")
+def test_mkl_takes_its_intel_branch_under_the_wrapper(tmp_path):
+    if reason := why_not_here():
+        pytest.skip(reason)
+    (tmp_path / "scripts").mkdir()
+    for name in SCRIPT:  # the script compiles into <its root>/outputs/cache: here, tmp_path
+        shutil.copy(ROOT / "scripts" / name, tmp_path / "scripts" / name)
+    plain = _branch(tmp_path)
+    wrapped = _branch(tmp_path, "bash", "scripts/mkl_as_on_intel.sh")
+    assert (tmp_path / "outputs" / "cache" / "mkl_as_on_intel.so").is_file()
     assert wrapped > COMPATIBLE  # an instruction-set branch, as on an Intel CPU
     if _vendor() == "GenuineIntel":
         assert wrapped == plain  # on Intel the wrapper changes nothing

@@ -13,11 +13,23 @@ initialise a `Qwen3ForCausalLM` from a small `Qwen3Config`, warm-start it with T
 `SFTTrainer` on conversational prompt-completion records (loss on the reply only), and
 `save_pretrained` model and tokenizer. Nothing is downloaded.
 
-The result lives in `<cache_root>/tiny-<hash>/`, the hash covering the config, the prompt
-list and the source of the modules that build it. It is built in a temporary directory and
-renamed into place, so a directory that exists is complete, and two processes building the
-same model at once both end up with one good copy. `build.json` beside the weights records
-the losses, wall time and versions.
+The result lives in `<cache_root>/tiny-<hash>/`, built in a temporary directory and renamed
+into place, so a directory that exists is complete, and two processes building the same model
+at once both end up with one good copy. `build.json` beside the weights records the losses,
+wall time, thread count, library versions and the sha256 of the records it trained on.
+
+Cache names: a model is named by what it is made of, its config (every `TinyConfig` field) and
+the exact text of the SFT records it trains on (`training_records(config)`, the call the build
+makes; ~0.2 s for the default's 800), never by the source of the code. A change to the corpus's
+sketch writers or prompt list that changes a record renames it; a comment, a moved function or
+a reworded docstring does not. Not covered: the code that turns those records into weights
+(the tokenizer's splitting rules, the chat template, `warm_start`'s fixed settings, the model
+class) and the libraries and machine it runs on. A change there keeps the name: delete the
+cached directory to rebuild. Library versions are left out on purpose: like the CPU and the
+thread count, which also change the weights (README, "Measured"), they say where a model was
+built, not what from, and `build.json` records them. What identifies the weights is their
+fingerprint (`watercolor.provenance.weights_fingerprint`, the `weights` tag every run records);
+a study checks that, never the name.
 
 The tokenizer splits text into lines, numbers and space-led words before BPE (instead of
 GPT-2's punctuation split), so a line such as `  brush.vertex(-12, 35);` costs five tokens
@@ -28,16 +40,13 @@ tokens, which keeps SFT and GRPO generation on a CPU short.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import json
-import os
 import random
 import shutil
-import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from importlib.metadata import version
 from pathlib import Path
@@ -46,9 +55,8 @@ import torch
 from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
 from transformers import PreTrainedTokenizerFast, Qwen3Config, Qwen3ForCausalLM, set_seed
 
-from watercolor.policy import corpus, motifs, sketches, subjects
+from watercolor.cores import torch_threads
 from watercolor.policy.corpus import Mixture, conversation, generate_corpus
-from watercolor.tasks.painting import prompts as painting_prompts
 from watercolor.tasks.painting.prompts import SYSTEM_PROMPT
 from watercolor.tasks.painting.prompts import prompts as task_prompts
 
@@ -129,21 +137,19 @@ SMOKE = TinyConfig(
 
 
 def config_hash(config: TinyConfig) -> str:
-    """12 hex digits naming the build: config, resolved prompt list, recipe source."""
-    payload = {**asdict(config), "prompts": _prompts(config), "recipe": recipe_fingerprint()}
+    """12 hex digits naming the build by what it is made of: `config` and its SFT records'
+    text (the module docstring's "Cache names" says what this leaves out)."""
+    return digest({**asdict(config), "records": records_digest(training_records(config))})
+
+
+def records_digest(records: list[dict]) -> str:
+    """The sha256 of `records` as canonical JSON: their exact text, in their order."""
+    return hashlib.sha256(json.dumps(records, sort_keys=True).encode()).hexdigest()
+
+
+def digest(payload: object) -> str:
+    """12 hex digits of the sha256 of `payload` as canonical JSON."""
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:12]
-
-
-def recipe_fingerprint() -> str:
-    """Hash of the source of every module the build runs: a changed recipe is a new model.
-
-    Stricter than a hand-bumped version number (which someone forgets), at the price of a
-    rebuild after cosmetic edits to these files.
-    """
-    digest = hashlib.sha256()
-    for module in (corpus, motifs, sketches, subjects, painting_prompts, sys.modules[__name__]):
-        digest.update(Path(module.__file__).read_bytes())
-    return digest.hexdigest()[:12]
 
 
 def cache_dir(config: TinyConfig, cache_root: str | Path = DEFAULT_CACHE_ROOT) -> Path:
@@ -277,28 +283,6 @@ def warm_start(
 # --- build and cache ----------------------------------------------------------------------
 
 
-def idle_cores() -> int:
-    """Cores not already busy (by the 1-minute load average), at least 1.
-
-    On a shared machine torch's default of one thread per core is the worst choice: OpenMP
-    threads spin waiting for each other on busy cores, and a step runs several times slower
-    than with fewer threads (measured here: 2 threads 4-14 s a step, 1 thread 0.6-1 s).
-    """
-    cores = os.cpu_count() or 1
-    return max(1, min(cores, round(cores - os.getloadavg()[0])))
-
-
-@contextlib.contextmanager
-def torch_threads(threads: int | None) -> Iterator[None]:
-    """Run with `threads` intra-op threads (None: `idle_cores()`), then restore torch's."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(threads or idle_cores())
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
 def build_tiny_model(config: TinyConfig, out_dir: str | Path, progress: bool = True) -> dict:
     """Build the model and tokenizer into `out_dir` (no caching); returns the build info."""
     start = time.perf_counter()
@@ -313,7 +297,7 @@ def build_tiny_model(config: TinyConfig, out_dir: str | Path, progress: bool = T
     tokenizer.save_pretrained(out_dir)
     info = {
         "hash": config_hash(config),
-        "recipe": recipe_fingerprint(),
+        "records": records_digest(records),  # what it trained on (the name covers it too)
         "config": asdict(config),
         "parameters": sum(p.numel() for p in model.parameters()),
         "vocab_size": len(tokenizer),

@@ -30,22 +30,21 @@ is kept (one tiny block) but never trained; no image processor is saved (text-on
 
 `mixed_precision="bf16"` runs `tiny.warm_start` (which sets `bf16=False`) under accelerate's
 bf16 autocast, float32 master weights, by the variable `accelerate launch --mixed_precision bf16`
-sets: TrainingArguments reads ACCELERATE_MIXED_PRECISION when neither bf16 nor fp16 is set. An
-argument of `warm_start` would have edited tiny.py, whose source names the default painter's
-cache directory.
+sets: TrainingArguments reads ACCELERATE_MIXED_PRECISION when neither bf16 nor fp16 is set.
 
-Built into `<cache_root>/tiny-qwen35-<hash>/` (the hash covers this config and the source of
-the modules that build it), in a temporary directory renamed into place.
+Built into `<cache_root>/tiny-qwen35-<hash>/`, in a temporary directory renamed into place. The
+hash names the model by what it is made of, as the tiny painter's does (`watercolor.policy.tiny`,
+"Cache names"): this config and the exact text of the records it warm-starts on, not the source
+of the code that builds it (the template and added tokens here, the model classes, the warm
+start); what identifies the weights is their fingerprint, which every run records.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
 import json
 import os
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -146,11 +145,11 @@ GPU_DENSE = replace(GPU_MOE, moe=False)  # 0.14B
 
 
 def config_hash(config: TinyQwen35Config) -> str:
-    """12 hex digits naming the build: this config and the source of the building modules."""
-    digest = hashlib.sha256(json.dumps(asdict(config), sort_keys=True).encode())
-    digest.update(tiny.recipe_fingerprint().encode())  # corpus, tokenizer and warm start
-    digest.update(Path(sys.modules[__name__].__file__).read_bytes())
-    return digest.hexdigest()[:12]
+    """12 hex digits naming the build by what it is made of: this config and the text of the
+    painter's records it trains its tokenizer and warm start on."""
+    # The build adds `chat_template_kwargs` to each record: the same for all, so not hashed.
+    records = tiny.records_digest(tiny.training_records(config.painter))
+    return tiny.digest({**asdict(config), "records": records})
 
 
 def cache_dir(config: TinyQwen35Config, cache_root: str | Path) -> Path:
