@@ -37,7 +37,8 @@ if [ ! -d "$js/node_modules/p5.brush" ] || [ "$js/package-lock.json" -nt "$js/no
   npm ci --prefix "$js" --no-audit --no-fund --loglevel=error
 fi
 # The embedded tiny painter: command 1's model and the slow tests' default. Built once into
-# outputs/cache (3-6 min on 2 idle cores), then found by its config's hash in seconds. It takes
+# outputs/cache (3-6 min on 2 idle cores), then found in seconds by its name (its build config and
+# the corpus it trains on, watercolor/policy/tiny.py). It takes
 # the cores idle now (watercolor/cores.py), not those the load average left over after pip.
 say "building (or finding) the embedded tiny painter"
 .venv/bin/python -m watercolor.policy.tiny --threads "$(.venv/bin/python -m watercolor.cores)"
