@@ -32,7 +32,9 @@ whose galleries re-render the replies. Both give the same tables (the runs sorte
 seed and id either way). A study's evaluations are its own: the untrained model's evaluation
 counts only for the runs of its own study (their `study` tag), so studies sharing a store never
 pool. `provenance.csv` lists each run's commit and config hash; runs of one arm that
-differ in anything but their seed are reported loudly.
+differ in anything but their seed are reported loudly. A selection that is not there (an
+experiment, sweep dir, run id or records folder) or holds no runs is a usage error: one line,
+exit code 2 (`watercolor.usage`).
 """
 
 from __future__ import annotations
@@ -53,9 +55,11 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 from mlflow.entities import Run
+from mlflow.exceptions import MlflowException
+from mlflow.protos.databricks_pb2 import RESOURCE_DOES_NOT_EXIST, ErrorCode
 
 from watercolor import matrix as matrices
-from watercolor import records, stats
+from watercolor import records, stats, usage
 from watercolor.canvas_sources import RenderedCanvases, StoreCanvases
 from watercolor.config import tracking_defaults
 from watercolor.gallery import gallery_html, relative, score_text
@@ -96,25 +100,36 @@ def select_runs(
     or by id.
 
     Experiment, sweep and study selections skip runs tagged with a `kind` (evaluate, compare).
+    An experiment or run id the store does not hold is a usage error (`watercolor.usage`).
     """
     if experiment is not None:
         found = client.get_experiment_by_name(experiment)
         if found is None:
-            raise SystemExit(f"no MLflow experiment named {experiment!r}")
+            usage.fail(f"no MLflow experiment named {experiment!r} in {client.tracking_uri}")
         runs = client.search_runs(
             [found.experiment_id], filter_string, order_by=["attributes.start_time ASC"]
         )
         return [run for run in runs if "kind" not in run.data.tags]
     if sweep_dir is not None:
         files = sorted(Path(sweep_dir).rglob(RUN_ID_FILE))
-        runs = [client.get_run(file.read_text().strip()) for file in files]
+        runs = [stored_run(client, file.read_text().strip()) for file in files]
         return [run for run in runs if "kind" not in run.data.tags]
     if study is not None:
         ids = [e.experiment_id for e in client.search_experiments()]
         runs = client.search_runs(ids, f"tags.study = '{study}' and attributes.status = 'FINISHED'",
                                   order_by=["attributes.start_time ASC"])  # fmt: skip
         return [run for run in runs if "kind" not in run.data.tags]
-    return [client.get_run(run_id) for run_id in run_ids]
+    return [stored_run(client, run_id) for run_id in run_ids]
+
+
+def stored_run(client: mlflow.MlflowClient, run_id: str) -> Run:
+    """The run `run_id` of the store; a usage error when the store has no such run."""
+    try:
+        return client.get_run(run_id)
+    except MlflowException as error:
+        if error.error_code != ErrorCode.Name(RESOURCE_DOES_NOT_EXIST):
+            raise
+        usage.fail(f"no MLflow run {run_id} in {client.tracking_uri}")
 
 
 # --- metrics ------------------------------------------------------------------------------------
@@ -496,11 +511,15 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Path]:
     stamp = datetime.datetime.now().strftime("%Y-%m-%d/%H-%M-%S")
     out_dir = Path(args.out or f"outputs/compare/{stamp}")
     if args.records is not None:
+        if not Path(args.records).is_dir():
+            usage.fail(f"no records folder {args.records}")
         found = records.read(args.records)
         if not found.runs:
-            raise SystemExit(f"no finished runs in {args.records}")
+            usage.fail(f"no finished runs in {args.records}")
         canvases, runs = RenderedCanvases(found), None
     else:
+        if args.sweep_dir is not None and not Path(args.sweep_dir).is_dir():
+            usage.fail(f"no sweep dir {args.sweep_dir}")
         default_uri, default_artifacts = tracking_defaults()
         uri = tracking_uri(args.tracking_uri or default_uri)
         client = mlflow.MlflowClient(uri)
@@ -508,7 +527,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Path]:
                            run_ids=args.runs or (), filter_string=args.filter,
                            study=args.study)  # fmt: skip
         if not runs:
-            raise SystemExit("no runs to compare")
+            usage.fail(f"no runs to compare in {uri}")
         studies = [args.study] if args.study else None
         found = records.from_store(client, runs, evaluations(client, runs, studies))
         canvases = StoreCanvases(client)

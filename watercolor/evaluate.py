@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import sys
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -46,7 +47,7 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
-from watercolor import config
+from watercolor import config, usage
 from watercolor.behaviour import behaviour_row, nanmean, summarise_behaviour
 from watercolor.canvas import Canvas, Status
 from watercolor.cores import torch_threads
@@ -418,7 +419,21 @@ def write_report(table: pd.DataFrame, out_dir: Path, title: str, canvas_dir: Pat
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="evaluate")
 def main(cfg: DictConfig) -> dict[str, float]:
+    check_arguments(cfg)
     return run(cfg, Path(HydraConfig.get().runtime.output_dir))
+
+
+def check_arguments(cfg: DictConfig) -> None:
+    """Exit with one line (`watercolor.usage`) when the command line names a checkpoint that
+    is not there or a reward set conf/reward/ does not hold, before any model is loaded."""
+    checkpoint = cfg.checkpoint
+    if checkpoint is not None and not MLFLOW_RUN_ID.fullmatch(str(checkpoint)):
+        usage.check_model_source(str(checkpoint), "checkpoint")
+    rewards = cfg.rewards or []
+    names = [rewards] if isinstance(rewards, str) else list(rewards)
+    names += [cfg.feedback_reward] if cfg.feedback_reward else []
+    if unknown := sorted(set(names) - set(known := config.reward_set_names())):
+        usage.fail(f"unknown reward sets {unknown}; choose from {known}")
 
 
 def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:
@@ -491,4 +506,5 @@ def evaluation_run_name(cfg: DictConfig, out_dir: Path) -> str:
 
 
 if __name__ == "__main__":
+    usage.check_overrides("evaluate", sys.argv[1:])  # a bad override: one line, exit 2
     main()

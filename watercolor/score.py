@@ -31,6 +31,7 @@ from hydra.errors import HydraException
 from hydra.utils import instantiate
 from omegaconf import DictConfig
 
+from watercolor import usage
 from watercolor.canvas import Canvas, Status
 from watercolor.config import default_option, reward_set_names
 from watercolor.render import cli
@@ -124,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError(f"no {'/'.join(SKETCH_SUFFIXES)} files in {args.sketch}")
         records = score_files(files, cfg, args)
     except (HydraException, OSError, UnicodeDecodeError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {usage.message(exc)}", file=sys.stderr)
         return 2
     if args.json and not args.sketch.is_dir():
         print(json.dumps({k: v for k, v in records[0].items() if k != "file"}))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import statistics
+import sys
 from pathlib import Path
 
 import hydra
@@ -30,6 +31,7 @@ from transformers.integrations import MLflowCallback
 from transformers.trainer_utils import get_last_checkpoint
 from trl import GRPOConfig, GRPOTrainer
 
+from watercolor import usage
 from watercolor.config import model_source
 from watercolor.cores import idle_cores
 from watercolor.mlflow_callback import RolloutLogger
@@ -250,4 +252,5 @@ def main(cfg: DictConfig) -> float:
 
 
 if __name__ == "__main__":
+    usage.check_overrides("train", sys.argv[1:])  # a bad override: one line, exit 2
     main()

@@ -146,9 +146,11 @@ def test_a_new_experiment_keeps_its_artifacts_where_training_would(store, tmp_pa
     assert experiment.artifact_location == (tmp_path / "outputs/mlartifacts/compare-here").as_uri()
 
 
-def test_unknown_experiment_is_a_clear_error(store, tmp_path):
-    with pytest.raises(SystemExit, match="no MLflow experiment named 'nope'"):
+def test_unknown_experiment_is_a_clear_error(store, tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
         run_compare(tmp_path, "--experiment", "nope")
+    assert exit_.value.code == 2  # a usage error (watercolor.usage)
+    assert "no MLflow experiment named 'nope'" in capsys.readouterr().err
 
 
 def test_evaluations_of_the_runs_make_the_trained_with_by_scored_by_matrix(store, compared):

@@ -33,6 +33,7 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 from openenv.core.env_server.http_server import create_app
 
+from watercolor import usage
 from watercolor.config import default_option, reward_set_names
 from watercolor.env import PORT
 from watercolor.env.environment import PaintEnvironment, checked_turns
@@ -118,7 +119,7 @@ def make_app(argv: list[str] | None = None) -> tuple[FastAPI, argparse.Namespace
         cfg = cli.compose(args, [f"reward={args.reward}"] if args.reward else [])
         return build_app(cfg, workers=args.workers, max_sessions=args.max_sessions), args
     except (HydraException, ValueError) as error:  # a bad override, or a renderer not ours
-        command.error(str(error))
+        usage.fail(error)
 
 
 def main(argv: list[str] | None = None) -> None:

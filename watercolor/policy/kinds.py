@@ -28,13 +28,15 @@ import re
 from collections.abc import Sequence
 
 import pandas as pd
+from hydra.errors import HydraException
 from hydra.utils import instantiate
 from omegaconf import DictConfig
+from omegaconf.errors import OmegaConfBaseException
 
-from watercolor import study
+from watercolor import study, usage
 from watercolor.behaviour import OPAQUE_ALPHA, fill_alphas
 from watercolor.canvas import Status
-from watercolor.config import compose_train, reward_set
+from watercolor.config import compose_train, reward_set, reward_set_names
 from watercolor.evaluate import paint_replies
 from watercolor.policy.corpus import KINDS, Example, Mixture, make_example
 from watercolor.policy.sketches import UNDEFINED_CALLS
@@ -193,8 +195,15 @@ def main(argv: Sequence[str] | None = None) -> dict:
     args = parse_args(argv)
     kinds, rewards = args.kinds.split(","), args.rewards.split(",")
     if unknown := set(kinds) - set(KINDS):
-        raise SystemExit(f"unknown kinds {sorted(unknown)}; choose from {KINDS}")
-    cfg = compose_train(args.set)
+        usage.fail(f"unknown kinds {sorted(unknown)}; choose from {KINDS}")
+    if unknown := set(rewards) - set(known := reward_set_names()):
+        usage.fail(f"unknown reward sets {sorted(unknown)}; choose from {known}")
+    if args.model:
+        usage.check_model_source(args.model, "--model")
+    try:
+        cfg = compose_train(args.set)
+    except (HydraException, OmegaConfBaseException) as error:  # a bad --set
+        usage.fail(error)
     if args.model:
         table = model_kinds(args.model, cfg, args.samples, args.num_prompts, args.seed)
         figures = model_summary(table)

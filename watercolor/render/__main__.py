@@ -25,6 +25,7 @@ from pathlib import Path
 
 from hydra.errors import HydraException
 
+from watercolor import usage
 from watercolor.canvas import Canvas, Status
 from watercolor.render import cli
 from watercolor.render.pool import RenderConfig
@@ -88,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         cfg = cli.compose(args)
         config, episode = cli.render_config(cfg), cli.episode(cfg)
     except HydraException as exc:  # a bad flag or override: usage
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {usage.message(exc)}", file=sys.stderr)
         return 2
     try:
         reply = sys.stdin.read() if args.sketch == "-" else Path(args.sketch).read_text("utf-8")

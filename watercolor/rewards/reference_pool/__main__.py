@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from pathlib import Path
 
+from watercolor import usage
 from watercolor.rewards.reference_pool import BUNDLED
 from watercolor.rewards.reference_pool.build import SIZE, build_pool
 
@@ -22,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     build.add_argument("--size", type=int, default=SIZE, help="image side in pixels")
     build.add_argument("--seed", type=int, default=0, help="render seed")
     args = parser.parse_args(argv)
+    if not Path(args.folder, "sources").is_dir():
+        usage.fail(f"--folder: no pool folder (with sources/) at {args.folder}")
     try:
         records = build_pool(args.folder, size=args.size, seed=args.seed)
     except (OSError, ValueError, RuntimeError) as exc:

@@ -1,0 +1,93 @@
+"""Every command answers bad input with a usage error: exit code 2 and the error on one line,
+never a traceback (watercolor/usage.py), before it starts a browser or loads a model.
+
+Run as a user runs them (`python -m watercolor.<command>`), one subprocess per case. Our own
+errors are the only line on stderr; argparse's (an unknown flag or choice, a value of the wrong
+type) follow its usage message.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import mlflow
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+MISSING = "/nonexistent/watercolor-usage-test"
+STORE = "--tracking-uri=sqlite:///{tmp}/mlflow.db"  # compare reads a store of its own
+RUN_DIR = "hydra.run.dir={tmp}/run"  # where Hydra writes the run's config, a Hydra app's own
+POOL = "rewards.reference_pool"
+
+# id -> (module, arguments, what the error names, argparse's usage message comes first)
+CASES = {
+    "render-missing-sketch": ("render", [MISSING], MISSING, False),
+    "render-bad-override": ("render", [MISSING, "--set", "nope=1"], "nope", False),
+    "score-missing-sketch": ("score", [MISSING], MISSING, False),
+    "score-unknown-reward": ("score", [MISSING, "--reward", "nope"], "nope", False),
+    "compare-missing-records": ("compare", ["--records", MISSING], MISSING, False),
+    "compare-missing-sweep-dir": ("compare", ["--sweep-dir", MISSING, STORE], MISSING, False),
+    "compare-unknown-experiment": ("compare", ["--experiment", "nope", STORE], "nope", False),
+    "compare-unknown-run": ("compare", ["--runs", "0" * 32, STORE], "0" * 32, False),
+    "compare-no-selection": ("compare", [], "one of the arguments", True),
+    "evaluate-missing-checkpoint": ("evaluate", [f"checkpoint={MISSING}", RUN_DIR], MISSING, False),
+    "evaluate-unknown-reward": ("evaluate", ["rewards=[nope]", RUN_DIR], "nope", False),
+    "evaluate-bad-override": ("evaluate", ["nope=1"], "nope", False),
+    "evaluate-unknown-option": ("evaluate", ["model=nope"], "model/nope", False),
+    "train-bad-override": ("train", ["nope=1"], "nope", False),
+    "env.serve-bad-override": ("env.serve", ["--set", "nope=1"], "nope", False),
+    "env.serve-unknown-reward": ("env.serve", ["--reward", "nope"], "nope", True),
+    "policy.kinds-missing-model": ("policy.kinds", ["--model", MISSING], MISSING, False),
+    "policy.kinds-unknown-reward": ("policy.kinds", ["--rewards", "coarse,nope"], "nope", False),
+    "policy.kinds-unknown-kind": ("policy.kinds", ["--kinds", "nope"], "nope", False),
+    "policy.kinds-bad-override": ("policy.kinds", ["--set", "nope=1"], "nope", False),
+    "policy.tiny-bad-value": ("policy.tiny", ["--threads", "x"], "'x'", True),
+    "policy.tiny_revise-bad-value": ("policy.tiny_revise", ["--steps", "x"], "'x'", True),
+    "policy.tiny_qwen35-unknown-size": ("policy.tiny_qwen35", ["--size", "nope"], "nope", True),
+    "reference_pool-missing-folder": (POOL, ["build", "--folder", MISSING], MISSING, False),
+    "bench-unknown-command": ("bench", ["nope"], "nope", True),
+    "bench_gpu-bad-value": ("bench_gpu", ["--batch", "x"], "'x'", True),
+    "bench_webgl-unknown-mode": ("bench_webgl", ["--modes", "nope"], "nope", True),
+    "behaviour-bad-value": ("behaviour", ["--per-kind", "x"], "'x'", True),
+}
+# Commands whose modules other workers hold for now: this bad input still ends in a traceback
+# (bench: ZeroDivisionError over no sketches; behaviour: ValueError from the prompt split).
+NOT_YET = {
+    "bench-missing-sketches": ("bench", ["render", "--sketches", MISSING], MISSING, False),
+    "behaviour-unknown-split": ("behaviour", ["--split", "nope"], "nope", False),
+}
+NOT_YET_REASON = "watercolor/{}.py, another worker's for now (issue 35), does not check this yet"
+
+
+def command(module: str, arguments: list[str], tmp: Path) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "MLFLOW_TRACKING_URI"}
+    argv = [a.format(tmp=tmp) for a in arguments]
+    if STORE in arguments:  # a store that is there, as a user's is (a new one logs its tables)
+        mlflow.MlflowClient(STORE.format(tmp=tmp).split("=", 1)[1]).search_experiments()
+    return subprocess.run([sys.executable, "-m", f"watercolor.{module}", *argv], cwd=REPO,
+                          env=env, capture_output=True, text=True, timeout=300)  # fmt: skip
+
+
+def cases():
+    for name, case in CASES.items():
+        yield pytest.param(*case, id=name)
+    for name, case in NOT_YET.items():
+        later = pytest.mark.xfail(strict=True, reason=NOT_YET_REASON.format(case[0]))
+        yield pytest.param(*case, id=name, marks=later)
+
+
+@pytest.mark.parametrize(("module", "arguments", "named", "argparse_usage"), list(cases()))
+def test_bad_input_is_a_usage_error_on_one_line(module, arguments, named, argparse_usage,
+                                                tmp_path):  # fmt: skip
+    done = command(module, arguments, tmp_path)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    *before, error = lines
+    assert "error:" in error and named in error, done.stderr
+    if argparse_usage:  # argparse's usage message, then its one error line
+        assert before and before[0].startswith("usage:"), done.stderr
+    else:
+        assert before == [] and error.startswith("error: "), done.stderr
