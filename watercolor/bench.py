@@ -81,6 +81,7 @@ from pathlib import Path
 import httpx
 from playwright.async_api import async_playwright
 
+from watercolor import usage
 from watercolor.canvas import Canvas
 from watercolor.config import compose_config, reward_set, reward_set_names
 from watercolor.render.browser import launch
@@ -506,6 +507,8 @@ def main(argv: list[str] | None = None) -> int:
         importlib.import_module(OWN_MODULES[argv[0]]).main(argv[1:])
         return 0
     args = parse_args(argv)
+    if not any(args.sketches.glob("*.js")):
+        usage.fail(f"no .js sketches in {args.sketches}")
     bench = {
         "render": bench_render,
         "score": bench_score,
