@@ -53,7 +53,7 @@ from watercolor.rewards.execution import clean_run
 from watercolor.rewards.pixels import View, view
 from watercolor.rewards.texture import translucent_layering
 from watercolor.tasks.painting.episode import paint
-from watercolor.tasks.painting.prompts import prompts
+from watercolor.tasks.painting.prompts import SPLITS, prompts
 
 NAN = float("nan")
 
@@ -227,7 +227,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--per-kind", type=int, default=40, help="replies of each kind")
     parser.add_argument("--seed", type=int, default=0, help="corpus seed")
-    parser.add_argument("--split", default="train", help="prompt split the replies answer")
+    parser.add_argument(
+        "--split", default="train", choices=SPLITS, help="prompt split the replies answer"
+    )
     parser.add_argument(
         "--time-limit",
         type=float,

@@ -24,6 +24,7 @@ POOL = "rewards.reference_pool"
 
 # id -> (module, arguments, what the error names, argparse's usage message comes first)
 CASES = {
+    "behaviour-unknown-split": ("behaviour", ["--split", "nope"], "nope", True),
     "bench-missing-sketches": ("bench", ["render", "--sketches", MISSING], MISSING, False),
     "render-missing-sketch": ("render", [MISSING], MISSING, False),
     "render-bad-override": ("render", [MISSING, "--set", "nope=1"], "nope", False),
@@ -56,10 +57,6 @@ CASES = {
 }
 # Commands whose modules other workers hold for now: this bad input still ends in a traceback
 # (bench: ZeroDivisionError over no sketches; behaviour: ValueError from the prompt split).
-NOT_YET = {
-    "behaviour-unknown-split": ("behaviour", ["--split", "nope"], "nope", False),
-}
-NOT_YET_REASON = "watercolor/{}.py, another worker's for now (issue 35), does not check this yet"
 
 
 def command(module: str, arguments: list[str], tmp: Path) -> subprocess.CompletedProcess:
@@ -74,9 +71,6 @@ def command(module: str, arguments: list[str], tmp: Path) -> subprocess.Complete
 def cases():
     for name, case in CASES.items():
         yield pytest.param(*case, id=name)
-    for name, case in NOT_YET.items():
-        later = pytest.mark.xfail(strict=True, reason=NOT_YET_REASON.format(case[0]))
-        yield pytest.param(*case, id=name, marks=later)
 
 
 @pytest.mark.parametrize(("module", "arguments", "named", "argparse_usage"), list(cases()))
