@@ -484,7 +484,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--threads", type=int, metavar="N", help="train: also run the sequential steps with "
-        "threads=N (torch intra-op threads; the default is conf/train.yaml's)",
+        "threads=N (torch intra-op threads; the default is conf/machine/default.yaml's)",
     )  # fmt: skip
     parser.add_argument(
         "--set", action="append", default=[], metavar="OVERRIDE",
