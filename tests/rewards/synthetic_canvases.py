@@ -146,9 +146,17 @@ def bled_wash(blur: float = 10.0, wobble: float = 12.0, seed: int = 0, size: int
 
 @cache
 def layered_watercolour(
-    layers: int = 12, edge_blur: float = 8.0, grain: float = 0.35, seed: int = 0, size: int = SIZE
+    layers: int = 12,
+    edge_blur: float = 8.0,
+    grain: float = 0.35,
+    seed: int = 0,
+    size: int = SIZE,
+    opacity: float = 1.0,
 ) -> Canvas:
-    """Translucent, overlapping, textured washes with soft edges: the genuine article."""
+    """Translucent, overlapping, textured washes with soft edges: the genuine article.
+
+    `opacity` scales every wash's alpha (2.5: the same washes as heavy, nearly covering fills).
+    """
     rng, s = np.random.default_rng(seed), size / 600
     image = paper(size)
     for i in range(layers):
@@ -159,7 +167,7 @@ def layered_watercolour(
         # Uneven pigment (low frequency) and granulation (fine, correlated) modulate the alpha.
         unevenness = 1 + 0.3 * noise(size, 25 * s, rng)
         granules = 1 + grain * noise(size, 2.5 * s, rng)
-        alpha = rng.uniform(0.25, 0.4) * shape * unevenness * granules
+        alpha = opacity * rng.uniform(0.25, 0.4) * shape * unevenness * granules
         image = composite(image, PALETTE[i % len(PALETTE)], alpha)
     return to_canvas(image)
 

@@ -9,7 +9,16 @@ import synthetic_canvases as paint
 
 from watercolor.canvas import Canvas, Status
 from watercolor.config import reward_set
-from watercolor.rewards import adherence, cheats, coverage, diversity, execution, palette, texture
+from watercolor.rewards import (
+    adherence,
+    cheats,
+    coverage,
+    diversity,
+    execution,
+    palette,
+    texture,
+    translucency,
+)
 from watercolor.rewards.pixels import view
 
 PIXEL_COMPONENTS = [
@@ -19,6 +28,7 @@ PIXEL_COMPONENTS = [
     texture.edge_softness,
     texture.granulation,
     texture.pigment_variation,
+    translucency.translucent_washes,
     cheats.no_flat_regions,
     cheats.no_speckle,
     cheats.palette_balance,

@@ -7,26 +7,48 @@ import pytest
 import synthetic_canvases as paint
 from hydra import compose, initialize_config_dir
 from hydra.utils import instantiate
+from omegaconf import OmegaConf
 
 from watercolor.canvas import Canvas, Status
 from watercolor.config import reward_set_names
 from watercolor.rewards.reward_set import RewardSet
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
+# The seed's three sets as they compose today: a new reward is a new set (issue 34), never an edit
+# to these. After a deliberate change, rewrite the snapshot: OmegaConf.to_yaml(cfg.reward).
+SEED_SETS = ("coarse", "fine_grained", "gated")
+COMPOSED = Path(__file__).parent / "composed"
 REWARDS = reward_set_names(offline=True)  # the others need HPSv3 or a judge server
 PROMPT = "draw a coral hibiscus with green leaves in watercolour"
 
 
+def composed(name: str, *overrides: str):
+    """The `reward` node of `+reward=<name>` with overrides, as an entry point composes it."""
+    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
+        return compose(overrides=[f"+reward={name}", *overrides]).reward
+
+
 def reward_set(name: str, *overrides: str) -> RewardSet:
     """What an entry point does: compose the `reward` group with overrides, instantiate it."""
-    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-        cfg = compose(overrides=[f"+reward={name}", *overrides])
-    return instantiate(cfg.reward)
+    return instantiate(composed(name, *overrides))
 
 
 @pytest.fixture(scope="module")
 def sets() -> dict[str, RewardSet]:
-    return {name: reward_set(name) for name in ("coarse", "fine_grained", "gated")}
+    return {name: reward_set(name) for name in (*SEED_SETS, "translucent")}
+
+
+@pytest.mark.parametrize("name", SEED_SETS)
+def test_the_seed_sets_compose_as_they_did(name):
+    assert OmegaConf.to_yaml(composed(name)) == (COMPOSED / f"{name}.yaml").read_text()
+
+
+def test_translucent_is_fine_grained_with_half_of_layering_paid_for_translucency(sets):
+    fine, translucent = sets["fine_grained"].weights, sets["translucent"].weights
+    moved = {"translucent_layering": -0.10, "translucent_washes": 0.10}
+    assert set(translucent) == set(fine) | {"translucent_washes"}
+    for name, weight in translucent.items():
+        assert weight == pytest.approx(fine.get(name, 0.0) + moved.get(name, 0.0)), name
 
 
 def test_the_three_seed_rewards_exist():
@@ -84,7 +106,7 @@ CHEATS = {
 }
 
 
-@pytest.mark.parametrize("name", ["fine_grained", "gated"])
+@pytest.mark.parametrize("name", ["fine_grained", "gated", "translucent"])
 @pytest.mark.parametrize("cheat", CHEATS)
 def test_layered_watercolours_outscore_the_cheats(sets, name, cheat):
     rewards = sets[name]

@@ -6,7 +6,7 @@ sample watercolours. Beyond "every genuine above every cheat": a canvas the task
 earns at most the execution terms, and a sheet of one ground colour (paper, a tint, a dark
 `background`) with a few marks at most half of the weakest genuine painting. Each sketch is
 rendered once, at pixel density 0.5 as in training, and its canvas scored by `coarse`,
-`fine_grained` and `gated` under two gate settings:
+`fine_grained`, `gated` and `translucent` under two gate settings:
 
 - `anchor`: the painting task's static gate with the anchor's rules, what training sees. It
   refuses sketches drawing with bare p5 primitives, so those cheats score through
@@ -39,7 +39,8 @@ from watercolor.tasks.painting.gate import check_canvas, check_reply, painted_fr
 
 SKETCHES_DIR = Path(__file__).parent / "sketches"
 RENDER = RenderConfig(pixel_density=0.5, workers=2, time_limit_s=30.0)
-REWARDS = ("coarse", "fine_grained", "gated")
+REWARDS = ("coarse", "fine_grained", "gated", "translucent")
+GUARDED = ["fine_grained", "gated", "translucent"]  # the sets that must not be fooled
 GATES = ("anchor", "off")
 SAMPLE_PROMPTS = {  # what each sample paints, as a training prompt (SAMPLES_DIR/README.md)
     "hibiscus": "paint a peach hibiscus in watercolour",
@@ -75,6 +76,18 @@ SHEET_WITH_MARKS = (
     "dark_sheet_wash",
 )
 MARKS_SHARE = 0.5
+# One blob and flat shapes (issue 34): at most MARKS_SHARE of the weakest genuine painting under
+# `translucent`. Not met by p5.brush's flat fills with bleed and texture off: the blocks are as
+# light a glaze per wash as half the genuine paintings here, and the discs, which the term pays
+# 0, keep 0.74 from the rest of fine_grained (experiments/2026-12-04_translucency_calibration/).
+NOT_YET_HALF = "p5.brush flat fills: a grain and bleed hole, not closed by translucency (issue 34)"
+BLOB_AND_FLAT = [
+    "huge_blob_brush",
+    "huge_blob_p5",
+    "flat_blocks_p5",
+    pytest.param("flat_blocks_brush", marks=pytest.mark.xfail(strict=True, reason=NOT_YET_HALF)),
+    pytest.param("flat_mosaic_brush", marks=pytest.mark.xfail(strict=True, reason=NOT_YET_HALF)),
+]
 EXECUTION_TERMS = ("gate_pass", "length_ramp")  # all a blank canvas may earn (ungated sets)
 MARGIN = 0.05  # genuine over cheat; scores are reproducible to ~0.01 (SwiftShader)
 
@@ -159,7 +172,7 @@ def test_every_sketch_renders_as_intended(canvases, name):
 
 @pytest.mark.parametrize("cheat", CHEATS)
 @pytest.mark.parametrize("gate", GATES)
-@pytest.mark.parametrize("reward", ["fine_grained", "gated"])
+@pytest.mark.parametrize("reward", GUARDED)
 def test_every_genuine_watercolour_outscores_the_cheat(table, reward, gate, cheat):
     column = f"{reward}/{gate}"
     assert worst_genuine(table, column) > table.loc[cheat, column] + MARGIN, table[column]
@@ -174,7 +187,7 @@ def test_gated_gives_zero_to_a_sketch_that_throws(table, gate, name):
 
 
 @pytest.mark.parametrize("gate", GATES)
-@pytest.mark.parametrize("reward", ["fine_grained", "gated"])
+@pytest.mark.parametrize("reward", GUARDED)
 def test_a_canvas_the_task_flags_blank_earns_at_most_the_execution_terms(
     canvases, table, reward, gate
 ):
@@ -189,9 +202,16 @@ def test_a_canvas_the_task_flags_blank_earns_at_most_the_execution_terms(
 
 @pytest.mark.parametrize("name", SHEET_WITH_MARKS)
 @pytest.mark.parametrize("gate", GATES)
-@pytest.mark.parametrize("reward", ["fine_grained", "gated"])
+@pytest.mark.parametrize("reward", GUARDED)
 def test_one_ground_colour_with_a_few_marks_earns_at_most_half(table, reward, gate, name):
     column = f"{reward}/{gate}"
+    assert table.loc[name, column] <= MARKS_SHARE * worst_genuine(table, column), table[column]
+
+
+@pytest.mark.parametrize("name", BLOB_AND_FLAT)
+@pytest.mark.parametrize("gate", GATES)
+def test_one_blob_or_flat_shapes_earn_at_most_half_under_translucent(table, gate, name):
+    column = f"translucent/{gate}"
     assert table.loc[name, column] <= MARKS_SHARE * worst_genuine(table, column), table[column]
 
 
