@@ -1,7 +1,9 @@
 """MLflow: one run per Hydra job, with everything the run did.
 
-    >>> with mlflow_run(uri, "watercolor", params=flat_config, tags=overrides, run_dir=out) as run:
-    ...     log_rollouts(rollouts)  # one step's canvases, sketches and table
+    with mlflow_run(uri, "watercolor", params=flat_config, tags=overrides, run_dir=out) as run:
+        log_rollouts(rollouts)  # one step's canvases, sketches and table
+
+(A sketch of the use, not a doctest: `metric_name`'s examples below are, and they run.)
 
 MLflow code only: no torch, transformers or TRL, so `watercolor.compare` imports quickly. The
 trainer callback that calls `log_rollouts` each step is `watercolor.mlflow_callback`.
