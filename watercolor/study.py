@@ -28,7 +28,7 @@ run's name>`; the untrained model's is `evaluate-untrained`) and writes the job'
 resolved config, the commit and config hash). `on_multirun_end` evaluates the untrained model
 once per study (the matrix's baseline row; the sweep's own model, renderer and task choices)
 and runs `watercolor.compare` over the records (or, without a records folder, over the sweep
-dir) into `<sweep dir>/compare`.
+dir) into `<sweep dir>/compare`, unless `study.compare=false`.
 
 Every run and evaluation is tagged with its study (`study`: the records folder's id, else the
 sweep dir), so a study's analysis reads its own runs and its own baseline, never another's.
@@ -206,12 +206,10 @@ class Study(Callback):
         samples: int = SAMPLES,
         seed: int = 0,
         rewards: Sequence[str] | None = None,
-        compare_runs: bool = True,
         overrides: Sequence[str] = (),
     ) -> None:
         self.num_prompts, self.samples, self.seed = num_prompts, samples, seed
         self.rewards = list(rewards) if rewards is not None else None
-        self.compare_runs = compare_runs
         # conf/evaluate.yaml overrides every evaluation of the study takes (after the job's own
         # choices), e.g. ["task.turns=2"]: every model's drafts and revisions, whatever its arm
         self.overrides = list(overrides)
@@ -258,7 +256,7 @@ class Study(Callback):
             self.untrained(config, sweep_dir, records_dir)
         except Exception:
             _record_failure(sweep_dir, UNTRAINED_KEY, traceback.format_exc())
-        if self.compare_runs:
+        if config.study.compare:  # study.compare=false: a part that only trains and records
             try:
                 self.compare(config, sweep_dir, records_dir)
             except BaseException:

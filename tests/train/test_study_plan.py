@@ -144,3 +144,15 @@ def test_each_evaluation_is_named_after_the_run_it_evaluates(tmp_path, monkeypat
     names = [evaluate.evaluation_run_name(config, out_dir) for config, out_dir in given]
     assert names == [f"evaluate-{trained}", "evaluate-untrained"]
     assert [out_dir.name for _, out_dir in given] == ["evaluation", "untrained_evaluation"]
+
+
+@pytest.mark.parametrize("compare", [True, False])
+def test_study_compare_false_leaves_out_the_closing_compare(tmp_path, monkeypatch, compare):
+    cfg = sweep_config(f"study.records={tmp_path}", f"study.compare={str(compare).lower()}")
+    with open_dict(cfg):
+        cfg.hydra.sweep.dir = str(tmp_path / "sweep")
+    done = []
+    monkeypatch.setattr(study.Study, "untrained", lambda self, *a: done.append("untrained"))
+    monkeypatch.setattr(study.Study, "compare", lambda self, *a: done.append("compare"))
+    study.Study().on_multirun_end(cfg)
+    assert done == (["untrained", "compare"] if compare else ["untrained"])
