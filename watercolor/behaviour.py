@@ -25,6 +25,13 @@ clean_run`) is the clean runs alone. The painted-only measures read clean runs (
 
 The code-read style measures read the reply's `brush.fill(...)` calls and wash calls: a flat
 fill is opacity 255, a wash well under it (the corpus's layered kind uses 60-150).
+
+`wash_load` is how much pigment the washes lay, read from the canvas
+(`watercolor.rewards.translucency.wash_load`: the contrast-weighted mean Kubelka-Munk step
+across the paint's edges; lower is lighter, more translucent washes; NaN on a clean run that left
+no paint or no edge). `translucent_washes` is the reward component of the same name (0-1: light
+washes, layered). Both read clean runs, like `layering`; they are the canvas's counterpart of
+the code-read `style/mean_alpha`.
 """
 
 from __future__ import annotations
@@ -52,6 +59,7 @@ from watercolor.render.pool import RenderConfig
 from watercolor.rewards.execution import clean_run
 from watercolor.rewards.pixels import View, view
 from watercolor.rewards.texture import translucent_layering
+from watercolor.rewards.translucency import translucent_washes, wash_load
 from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.prompts import SPLITS, prompts
 
@@ -71,6 +79,8 @@ BEHAVIOURS: Mapping[str, str] = {
     "style/opaque_share": "style/opaque_share",
     "style/flat_style": "style/flat_style",
     "style/washes": "style/washes",
+    "wash_load": "wash_load",
+    "translucent_washes": "translucent_washes",
 }
 
 # --- code-read style ----------------------------------------------------------------------------
@@ -269,6 +279,15 @@ def _number(value: float | None) -> float:
     return NAN if value is None else float(value)
 
 
+def painted_wash_load(canvas: Canvas) -> float:
+    """`wash_load` of a clean run's paint (lower: lighter washes); NaN when it did not paint or
+    its paint has no edge to measure across."""
+    v = view(canvas) if canvas.ok else None
+    if v is None or not v.painted:
+        return NAN
+    return _number(wash_load(v))
+
+
 def executed(canvas: Canvas) -> bool:
     """The sketch ran and left paint on its sheet: a clean run (status ok), or one that threw
     after painting (status error, its pixels kept by the renderer). `clean_run` tells them apart."""
@@ -286,6 +305,8 @@ def behaviour_row(canvas: Canvas, reply: str) -> dict[str, float]:
         "clean_run": _number(clean_run(canvas)),
         "flat_block": flat_block(canvas),
         "layering": _number(translucent_layering(canvas)) if painted else NAN,
+        "wash_load": painted_wash_load(canvas),
+        "translucent_washes": _number(translucent_washes(canvas)) if painted else NAN,
     }
     style = style_measures(reply)
     return row | (style if painted else dict.fromkeys(style, NAN))

@@ -71,6 +71,15 @@ def test_a_painted_layered_wash_is_executed_clean_layered_and_not_flat():
     assert row["style/washes"] == 3.0
 
 
+def test_wash_load_is_measured_on_painted_canvases_and_nan_elsewhere():
+    light = behaviour_row(paint.layered_watercolour(), WASHES)
+    heavy = behaviour_row(paint.layered_watercolour(opacity=2.5), WASHES)
+    assert 0 < light["wash_load"] < heavy["wash_load"] < math.inf  # heavier washes load more
+    assert light["translucent_washes"] > heavy["translucent_washes"] == 0.0
+    assert math.isnan(behaviour_row(paint.blank(), WASHES)["wash_load"])  # ran, left no paint
+    assert math.isnan(behaviour_row(Canvas(Status.ERROR, errors=["boom"]), WASHES)["wash_load"])
+
+
 def test_flat_opaque_blocks_are_flat():
     assert behaviour_row(paint.flat_blocks(), WASHES)["flat_block"] == 1.0
     assert behaviour_row(paint.flat_mosaic(), WASHES)["flat_block"] == 1.0

@@ -292,6 +292,17 @@ def test_a_known_behaviour_difference_is_recovered_within_its_interval():
     assert verdicts.loc["b", "low"] <= 0.2 <= verdicts.loc["b", "high"]
 
 
+def test_wash_load_is_tabulated_only_where_the_samples_carry_it():
+    """Records evaluated before `wash_load` existed lack its column: their table is unchanged."""
+    samples = random_samples(np.random.default_rng(7), {"a": 0.0, "b": 0.2}, seeds=2, prompts=10)
+    old = matrix.behaviour_table(samples, 200, 0)
+    assert set(old["behaviour"]) == {"execution_rate"}
+    new = matrix.behaviour_table(samples.assign(wash_load=samples["total/a"]), 200, 0)
+    assert set(new["behaviour"]) == {"execution_rate", "wash_load"}
+    assert set(new["comparison"]) == {"a", "b", "a - b"}
+    pd.testing.assert_frame_equal(new[new["behaviour"] == "execution_rate"], old)
+
+
 def test_ema_weight_outside_zero_to_one_is_refused():
     for weight in ("1", "-0.5", "1.5"):
         with pytest.raises(SystemExit):
