@@ -160,10 +160,21 @@ def check_weights(study: DictConfig, weights: str) -> None:
 
     A built model (the tiny painters) is cached by the hash of its build config, but the same
     config builds other weights on another CPU; a part run on another machine would then
-    compare arms that started from different models. `study.allow_other_weights=true` trains
-    anyway (compare still warns); moving the other jobs' records aside re-runs them.
+    compare arms that started from different models. A study may also pin its painter
+    (`study.weights`, 12 hex digits): every job, the first included, must start from it.
+    `study.allow_other_weights=true` trains anyway (compare still warns); moving the other
+    jobs' records aside re-runs them.
     """
-    if study.records is None or not weights or study.get("allow_other_weights", False):
+    if not weights or study.get("allow_other_weights", False):
+        return
+    pinned = study.get("weights")  # quoted in YAML: a digits-only fingerprint would be a number
+    if pinned is not None and str(pinned) != weights:
+        raise OtherWeightsError(
+            f"this job starts from weights {weights}, but the study pins study.weights={pinned} "
+            "(its pre-registered painter): rebuild that painter the way the study's README "
+            "says, or set study.allow_other_weights=true"
+        )
+    if study.records is None:
         return
     others = {key: w for key, w in records.starting_weights(study.records).items() if w != weights}
     if others:

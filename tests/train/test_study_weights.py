@@ -78,10 +78,24 @@ def test_a_job_refuses_to_train_from_other_weights_than_its_study_recorded(tmp_p
     check_weights(study_config(tmp_path / "new"), "bbbbbbbbbbbb")  # the study's first job
 
 
+def test_a_pinned_painter_refuses_other_weights_from_the_first_job_on(tmp_path):
+    pinned = OmegaConf.create({"records": str(tmp_path / "new"), "weights": "aaaaaaaaaaaa"})
+    check_weights(pinned, "aaaaaaaaaaaa")  # the pre-registered painter: trains
+    with pytest.raises(OtherWeightsError, match="study.weights=aaaaaaaaaaaa"):
+        check_weights(pinned, "bbbbbbbbbbbb")  # no records yet, but not the pinned painter
+    with pytest.raises(OtherWeightsError, match="pins"):  # without a records folder too
+        check_weights(OmegaConf.create({"records": None, "weights": "aaaaaaaaaaaa"}), "b" * 12)
+    digits = OmegaConf.create({"records": None, "weights": 123456789012})  # unquoted in YAML
+    check_weights(digits, "123456789012")
+    pinned.allow_other_weights = True
+    check_weights(pinned, "bbbbbbbbbbbb")  # asked for: trains
+
+
 def test_the_training_config_has_the_switch_off_by_default():
     from watercolor.config import compose_config
 
-    assert compose_config("train", []).study.allow_other_weights is False
+    study = compose_config("train", []).study
+    assert study.allow_other_weights is False and study.weights is None
 
 
 def test_compare_warns_when_a_studys_runs_started_from_different_weights():
