@@ -10,7 +10,8 @@ summary metrics, mean ± std over seeds), `matrix_gallery.png` / `.html` and, fr
 per-sample tables, the statistics (`watercolor.stats`: 95 % CIs by a bootstrap over seeds and
 prompts, paired by prompt): `matrix_ci.csv` and `matrix_heatmap.png`, `verdict.csv` (per
 scorer: does the set trained with it score highest under it, by how much) and
-`behaviour_ci.csv` (each behaviour per set and per pair of sets). Rows are arms
+`behaviour_ci.csv` (each behaviour per set and per pair of sets), and `behaviour_seeds.csv`
+(the same pairs' differences tested at the level of seeds, an exact permutation test). Rows are arms
 (`watercolor.records.arm_of`: the reward set trained with, unless the study swept `arm`).
 Evaluations of revision episodes (`task.turns` 2) show their drafts there, and add
 `revision_ci.csv` (`watercolor.revise_eval.arm_revision_table`: every revision measure per arm
@@ -275,6 +276,32 @@ def behaviour_table(
     return pd.DataFrame(rows, columns=["behaviour", "column", "comparison", "mean", "low", "high"])
 
 
+def seed_permutation_table(
+    samples: pd.DataFrame, behaviours: Mapping[str, str] | None = None
+) -> pd.DataFrame:
+    """The second analysis of `behaviour_table`'s differences between trained sets, at the
+    level of seeds: per behaviour and pair of trained sets, each evaluation's (trained seed's)
+    mean of the column, the difference of the sets' means of those, and its exact two-sided
+    permutation p (`watercolor.stats.permutation_p`; the untrained model, one run, is left out).
+    """
+    trained = samples[samples["trained_with"] != UNTRAINED]
+    names = list(dict.fromkeys(trained["trained_with"]))
+    rows = []
+    for metric, column in (behaviours or BEHAVIOURS).items():
+        if column not in trained:
+            continue
+        values = pd.to_numeric(trained[column], errors="coerce").astype(float)
+        per_run = values.groupby([trained["trained_with"], trained["run"]], sort=False).mean()
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                difference, p = stats.permutation_p(per_run[a].to_numpy(), per_run[b].to_numpy())
+                seeds = f"{per_run[a].notna().sum()} vs {per_run[b].notna().sum()}"
+                rows.append({"behaviour": metric, "column": column, "comparison": f"{a} - {b}",
+                             "difference": difference, "p": p, "seeds": seeds})  # fmt: skip
+    columns = ["behaviour", "column", "comparison", "difference", "p", "seeds"]
+    return pd.DataFrame(rows, columns=columns)
+
+
 def matrix_heatmap(ci: pd.DataFrame, path: Path, level: float = stats.LEVEL) -> Path:
     """matrix_heatmap.png: rows trained with, columns scored by, each cell "mean [low, high]";
     colour is the mean scaled within its column (scorers differ in range)."""
@@ -305,12 +332,15 @@ def matrix_heatmap(ci: pd.DataFrame, path: Path, level: float = stats.LEVEL) -> 
 def write_statistics(
     samples: pd.DataFrame, out_dir: Path, resamples: int, seed: int
 ) -> dict[str, Path]:
-    """matrix_ci.csv, matrix_heatmap.png, verdict.csv and behaviour_ci.csv from the samples."""
+    """matrix_ci.csv, matrix_heatmap.png, verdict.csv, behaviour_ci.csv and behaviour_seeds.csv
+    from the samples."""
     paths = {name: out_dir / f"{name}.csv" for name in ("matrix_ci", "verdict", "behaviour_ci")}
     ci = matrix_ci(samples, resamples, seed)
     ci.to_csv(paths["matrix_ci"], index=False)
     verdict_table(samples, resamples, seed).to_csv(paths["verdict"], index=False)
     behaviour_table(samples, resamples, seed).to_csv(paths["behaviour_ci"], index=False)
+    paths["behaviour_seeds"] = out_dir / "behaviour_seeds.csv"
+    seed_permutation_table(samples).to_csv(paths["behaviour_seeds"], index=False)
     if len(ci):
         paths["matrix_heatmap"] = matrix_heatmap(ci, out_dir / "matrix_heatmap.png")
     return paths

@@ -1,4 +1,5 @@
-"""The statistics `watercolor.compare` reports: EMA smoothing and paired bootstrap intervals.
+"""The statistics `watercolor.compare` reports: EMA smoothing, paired bootstrap intervals and a
+seed-level permutation test.
 
     prompts = sorted(table["prompt_index"].unique())
     groups = {name: cells(rows, "total/gated", prompts) for name, rows in table.groupby("set")}
@@ -27,9 +28,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import scipy.stats
 
 RESAMPLES = 2000  # bootstrap resamples (more: less Monte-Carlo jitter in the bounds)
 LEVEL = 0.95  # two-sided confidence level of every interval
+PERMUTATIONS = 100_000  # above this many splits the permutation test samples them
 SMOOTHING = 0.6  # EMA weight of the past (TensorBoard's slider); 0 draws the raw curve
 
 
@@ -169,6 +172,35 @@ def verdict(difference: Estimate) -> str:
     if difference.high < 0:
         return "no"
     return "unclear"
+
+
+# --- seed-level permutation test ----------------------------------------------------------------
+
+
+def permutation_p(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """A two-sided exact permutation test of mean(a) - mean(b) over unit-level values (one per
+    trained seed: a job's mean of a measure): the difference and its p, the share of the ways to
+    split the pooled values into groups of len(a) and len(b) whose difference is at least as far
+    from 0 as the observed one. NaN values are left out; p is NaN when a side has fewer than 2.
+
+    The seed is the unit a study replicates, so this asks whether the arms' seeds could be
+    exchanged; it ignores the prompts, which the bootstrap resamples. scipy enumerates every
+    split (252 for 5 against 5) when there are fewer than its `n_resamples`.
+    """
+    a = np.asarray([x for x in a if np.isfinite(x)], dtype=float)
+    b = np.asarray([x for x in b if np.isfinite(x)], dtype=float)
+    if not len(a) or not len(b):
+        return float("nan"), float("nan")
+    if len(a) < 2 or len(b) < 2:  # scipy refuses it: a single seed has nothing to exchange
+        return float(a.mean() - b.mean()), float("nan")
+    result = scipy.stats.permutation_test(
+        (a, b), _mean_difference, permutation_type="independent", vectorized=True,
+        n_resamples=PERMUTATIONS, alternative="two-sided")  # fmt: skip
+    return float(result.statistic), float(result.pvalue)
+
+
+def _mean_difference(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
+    return a.mean(axis=axis) - b.mean(axis=axis)
 
 
 # --- tables -------------------------------------------------------------------------------------

@@ -292,6 +292,20 @@ def test_a_known_behaviour_difference_is_recovered_within_its_interval():
     assert verdicts.loc["b", "low"] <= 0.2 <= verdicts.loc["b", "high"]
 
 
+def test_the_seed_level_test_uses_one_mean_per_seed_and_leaves_the_untrained_model_out():
+    samples = random_samples(np.random.default_rng(8), {"a": 0.0, "b": 0.2}, seeds=4, prompts=6)
+    untrained = samples[samples["trained_with"] == "a"].assign(trained_with=matrix.UNTRAINED)
+    samples = pd.concat([samples, untrained.assign(run="u")], ignore_index=True)
+    table = matrix.seed_permutation_table(samples, {"score": "total/a"})
+    (row,) = table.to_dict("records")
+    assert row["comparison"] == "a - b" and row["seeds"] == "4 vs 4"
+    per_seed = samples[samples["trained_with"] != matrix.UNTRAINED].groupby(
+        ["trained_with", "run"])["total/a"].mean()  # fmt: skip
+    assert row["difference"] == pytest.approx(per_seed["a"].mean() - per_seed["b"].mean())
+    # 4 seeds against 4 (70 splits): the separated arms give the smallest p there is, 2 / 70
+    assert row["p"] == pytest.approx(2 / 70)
+
+
 def test_wash_load_is_tabulated_only_where_the_samples_carry_it():
     """Records evaluated before `wash_load` existed lack its column: their table is unchanged."""
     samples = random_samples(np.random.default_rng(7), {"a": 0.0, "b": 0.2}, seeds=2, prompts=10)

@@ -124,3 +124,17 @@ def test_estimate_without_finite_draws_has_no_interval():
     found = stats.estimate(0.3, np.array([np.nan, np.nan]))
     assert found.mean == 0.3 and np.isnan(found.low) and np.isnan(found.high)
     assert str(stats.Estimate(0.30512, 0.1, 0.5)) == "0.305 [0.1, 0.5]"
+
+
+def test_the_seed_permutation_test_counts_the_splits_by_hand():
+    # 5 against 5 fully separated: only the observed split and its mirror are as extreme,
+    # 2 of the C(10, 5) = 252 splits.
+    difference, p = stats.permutation_p([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])
+    assert difference == -5 and p == pytest.approx(2 / 252)
+    # 2 against 2, {0, 1} vs {2, 3}: of the 6 splits, |difference| >= 2 for 2 of them.
+    assert stats.permutation_p([0, 1], [2, 3]) == (-2, pytest.approx(2 / 6))
+    assert stats.permutation_p([1, 2, 3], [1, 2, 3])[1] == 1.0  # no difference at all
+    # a seed that measured nothing (NaN) is left out, not counted as 0
+    assert stats.permutation_p([1, 2, float("nan")], [2, 3]) == (-1, pytest.approx(4 / 6))
+    one_seed = stats.permutation_p([1, float("nan")], [2, 3])  # nothing to exchange: no p
+    assert one_seed[0] == -1.5 and np.isnan(one_seed[1])
