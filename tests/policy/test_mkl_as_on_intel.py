@@ -13,6 +13,7 @@ not an x86 Linux CPU, no gcc to compile the preload, or a torch without MKL's br
 """
 
 import ctypes
+import os
 import platform
 import shutil
 import subprocess
@@ -80,3 +81,29 @@ def test_mkl_takes_its_intel_branch_under_the_wrapper(tmp_path):
         assert wrapped == plain  # on Intel the wrapper changes nothing
     else:
         assert plain == COMPATIBLE  # why the wrapper exists: elsewhere MKL takes its generic path
+
+
+CHILD = """
+import subprocess, sys
+import watercolor  # takes the wrapper's preload out of what this process starts
+mine = open("/proc/self/maps").read()
+child = subprocess.run(["cat", "/proc/self/maps"], capture_output=True, text=True).stdout
+import os
+print("mine", "mkl_as_on_intel.so" in mine, "child", "mkl_as_on_intel.so" in child,
+      "env", os.environ.get("LD_PRELOAD", "-"))
+"""
+
+
+def test_the_preload_stays_in_the_wrapped_process_and_out_of_its_children(tmp_path):
+    if reason := why_not_here():
+        pytest.skip(reason)
+    (tmp_path / "scripts").mkdir()
+    for name in SCRIPT:
+        shutil.copy(ROOT / "scripts" / name, tmp_path / "scripts" / name)
+    # the user's own preload (a harmless one: the C library every process maps) must stay
+    env = {**os.environ, "LD_PRELOAD": "libc.so.6", "PYTHONPATH": str(ROOT)}
+    command = ["bash", "scripts/mkl_as_on_intel.sh", sys.executable, "-c", CHILD]
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["mine", "True", "child", "False", "env", "libc.so.6"]
