@@ -179,6 +179,32 @@ def mlflow_run(
             mlflow.log_params({k: _param(v) for k, v in params.items()})
         mlflow.set_tags(dict(tags))
         yield run
+    print(ui_hint(uri, exp, run.info.run_id), flush=True)
+
+
+UI_ADDRESS = "http://127.0.0.1:5000"  # where `mlflow ui` serves by default
+
+
+def ui_links(uri: str, experiment_id: str, run_id: str) -> dict[str, str]:
+    """Where a person looks at a training run in the MLflow UI: `charts` (the run's metric
+    charts, reward first) and `runs` (the experiment's runs, in the UI's training mode, which
+    3.17 opens only when the URL asks: see the module's docstring). An http(s) tracking URI is
+    its server's own address; a local store's is `mlflow ui`'s default."""
+    base = uri.rstrip("/") if uri.startswith(("http://", "https://")) else UI_ADDRESS
+    experiment = f"{base}/#/experiments/{experiment_id}"
+    return {
+        "charts": f"{experiment}/runs/{run_id}/model-metrics",
+        "runs": f"{experiment}?workflowType=machine_learning",
+    }
+
+
+def ui_hint(uri: str, experiment_id: str, run_id: str) -> str:
+    """What a run prints when it ends: how to open it in the MLflow UI."""
+    links = ui_links(uri, experiment_id, run_id)
+    serve = "" if uri.startswith(("http://", "https://")) else (
+        f"serve the store with `mlflow ui --backend-store-uri {uri}`, then ")  # fmt: skip
+    return (f"MLflow run {run_id}: {serve}open\n  its charts: {links['charts']}\n"
+            f"  the experiment's runs: {links['runs']}")  # fmt: skip
 
 
 def _refuse_live_run(run_id: str, id_file: Path) -> None:

@@ -19,7 +19,7 @@ from hydra.core.utils import setup_globals
 from omegaconf import OmegaConf
 
 from watercolor.config import CONF_DIR
-from watercolor.tracking import RUN_ID_FILE, mlflow_run, tracking_uri, use_store
+from watercolor.tracking import RUN_ID_FILE, mlflow_run, tracking_uri, ui_links, use_store
 
 
 @pytest.fixture
@@ -52,6 +52,19 @@ def test_a_live_run_in_the_same_dir_is_refused_not_resumed(client, tmp_path):
     run = client.get_run(live)
     assert run.info.status == "RUNNING" and run.data.params == {"seed": "1"}
     assert (run_dir / RUN_ID_FILE).read_text() == live
+
+
+def test_a_finished_run_says_how_to_open_it_in_the_ui(client, tmp_path, capsys):
+    # (tests/train/test_mlflow_ui.py opens these links in Chromium on a served store)
+    with job(client, tmp_path / "job") as run:
+        pass
+    said = capsys.readouterr().out
+    links = ui_links(client.tracking_uri, run.info.experiment_id, run.info.run_id)
+    assert f"mlflow ui --backend-store-uri {client.tracking_uri}" in said
+    assert links["charts"] in said and links["runs"] in said
+    assert links["runs"].endswith("?workflowType=machine_learning")  # the training mode
+    served = ui_links("http://tracking.example:8080/", "3", "abc")  # a tracking server: its own
+    assert served["charts"] == "http://tracking.example:8080/#/experiments/3/runs/abc/model-metrics"
 
 
 def test_a_live_run_is_resumed_when_asked_and_a_finished_one_as_before(client, tmp_path):
