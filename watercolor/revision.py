@@ -1,11 +1,11 @@
 """Episodes of draft, feedback and revision for GRPO (`task.turns` > 1; 1 is single-turn).
 
-    >>> rollout = RevisionRollout(scorer, turns=2)
+    >>> rollout = RevisionRollout(scorer, task)  # a watercolor.tasks.Task with turns >= 2
     >>> GRPOTrainer(..., rollout_func=rollout)
 
 Each of a group's G completions is one whole trajectory: the model's draft, the environment's
-feedback on it (`watercolor.tasks.painting.feedback`: how the render ended, the first error, the
-reward components), the model's revision, and so on for `turns` replies. The trajectory is
+feedback on it (the task's `feedback`; painting's says how the render ended, the first error,
+the reward components), the model's revision, and so on for `turns` replies. The trajectory is
 scored on its **last** reply only, by the run's own reward set, through the usual reward
 functions (`RolloutScorer` reads the `final_reply` column this rollout adds). The same set is the
 one the feedback names; `watercolor.evaluate` reads it back from the run's logged config
@@ -41,7 +41,7 @@ import time
 
 from watercolor.rewards.trl_adapter import RolloutScorer
 from watercolor.rollout import conversation_ids, eos_token_ids, generate
-from watercolor.tasks.painting.feedback import feedback, revision_conversation
+from watercolor.tasks import Task
 
 REPLY_MARK = "\u2063REPLY\u2063"  # stands for the sampled reply when rendering what follows it
 
@@ -49,10 +49,10 @@ REPLY_MARK = "\u2063REPLY\u2063"  # stands for the sampled reply when rendering 
 class RevisionRollout:
     """A TRL `rollout_func`: `turns` replies per trajectory, each after feedback on the last."""
 
-    def __init__(self, scorer: RolloutScorer, turns: int = 2) -> None:
-        if turns < 2:
-            raise ValueError(f"a revision episode has at least 2 turns, got turns={turns}")
-        self.scorer, self.turns = scorer, turns
+    def __init__(self, scorer: RolloutScorer, task: Task) -> None:
+        if task.turns < 2:
+            raise ValueError(f"a revision episode has at least 2 turns, got turns={task.turns}")
+        self.scorer, self.task, self.turns = scorer, task, task.turns
 
     def __call__(self, prompts: list, trainer) -> dict[str, list]:
         started = time.perf_counter()
@@ -70,8 +70,8 @@ class RevisionRollout:
             draft_rewards = draft_rewards or [score.total for score in scores]  # logged only
             turn_ids = []
             for i, reply in enumerate(replies):
-                text = feedback(canvases[i], scores[i])
-                conversations[i] = revision_conversation(conversations[i], reply, text)
+                text = self.task.feedback(canvases[i], scores[i])
+                conversations[i] = self.task.revision_conversation(conversations[i], reply, text)
                 ended = bool(reply_ids[i]) and reply_ids[i][-1] in eos_ids
                 turn_ids.append(feedback_ids(tokenizer, conversations[i], ended, kwargs))
             contexts = [

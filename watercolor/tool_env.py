@@ -1,23 +1,23 @@
 """Revision for models that take images: TRL's `environment_factory` with a `submit` tool.
 
-    >>> episodes = SubmitEpisodes(reward_set, painter, turns=2, image_px=128, seed=0)
+    >>> episodes = SubmitEpisodes(reward_set, painter, task.feedback, turns=2, image_px=128)
     >>> GRPOTrainer(model, processing_class=load_processor(path), reward_funcs=[],
     ...             environment_factory=episodes, args=GRPOConfig(max_tool_calling_iterations=2))
     >>> episodes.close()                                  # the painter's pool, on its own loop
 
-`watercolor.train` takes this route when `task.turns` > 1 and the model group says
-`takes_images: true` (the Qwen3.5 recipes); text models revise through `watercolor.revision`.
-Each rollout gets a `SubmitEnvironment`. The model calls `submit(sketch)`; the environment paints
-the sketch with the run's painter, scores it with the run's reward set and returns the canvas at
-`image_px` pixels with the environment's words on it (`feedback(canvas, score)`, the same text
-the text route and the env server give). TRL feeds both back to the model (the image through the
-processor, so the model sees its painting), the model may revise and submit again, up to `turns`
-submissions; a further one is refused in words. `get_reward()` is the score of the LAST
-submission: the trajectory is credited as a whole on its final sketch, never on the change over
-the draft (`watercolor.revision`'s docstring says why). A rollout that never submitted scores 0
-(it painted nothing); an infrastructure failure on the last submission is None (no verdict, left
-out of the group baseline), never a fake 0. A canvas with no pixels (refused, threw, timed out)
-is shown as the grey square the galleries use for "painted nothing"; the words say why.
+`watercolor.train` takes this route when `task.turns` > 1 and the model group says `takes_images:
+true` (the Qwen3.5 recipes); text models revise through `watercolor.revision`. Each rollout gets a
+`SubmitEnvironment`. The model calls `submit(sketch)`; the environment paints the sketch with the
+run's painter, scores it with the run's reward set and returns the canvas at `image_px` pixels with
+the environment's words on it (the task's `feedback(canvas, score)`, the same text the text route
+and the env server give). TRL feeds both back to the model (the image through the processor, so the
+model sees its painting), the model may revise and submit again, up to `turns` submissions; a
+further one is refused in words. `get_reward()` is the score of the LAST submission: the trajectory
+is credited as a whole on its final sketch, never on the change over the draft
+(`watercolor.revision`'s docstring says why). A rollout that never submitted scores 0 (it painted
+nothing); an infrastructure failure on the last submission is None (no verdict, left out of the
+group baseline), never a fake 0. A canvas with no pixels (refused, threw, timed out) is shown as
+the grey square the galleries use for "painted nothing"; the words say why.
 
 What TRL's route cannot do, and is not rebuilt here (TRL 1.16, `GRPOTrainer._tool_call_loop`):
 - One rollout's tool calls run at a time, so a batch's renders are serial (the text route paints
@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,7 +48,6 @@ from PIL import Image
 from watercolor.canvas import Canvas, Status
 from watercolor.rewards.reward_set import RewardSet, Score
 from watercolor.rewards.trl_adapter import Painter, prompt_text
-from watercolor.tasks.painting.feedback import feedback
 from watercolor.tracking import canvas_image
 
 log = logging.getLogger(__name__)
@@ -70,6 +70,7 @@ class SubmitEpisodes:
 
     reward_set: RewardSet
     painter: Painter
+    feedback: Callable[[Canvas, Score | None], str]  # the task's words on a canvas
     turns: int = 2
     image_px: int = 128
     seed: int = 0
@@ -127,7 +128,7 @@ class SubmitEnvironment:
         image = small_image(canvas, episodes.image_px)
         return [
             {"type": "image", "image": image},
-            {"type": "text", "text": feedback(canvas, score)},
+            {"type": "text", "text": episodes.feedback(canvas, score)},
         ]
 
     def get_reward(self) -> float | None:

@@ -46,14 +46,14 @@ from watercolor.rollout import GenerationClock, OverlappedRollout
 from watercolor.step_cpu import RewardsCpu, StepCpu
 from watercolor.step_gpu import StepGpu
 from watercolor.study import check_weights, job_sweep_dir, skip_reason, study_id
+from watercolor.tasks import Task, build_task
 from watercolor.tool_env import SubmitEpisodes, load_processor, refuse_group_components
 from watercolor.tracking import flatten, mlflow_run, run_name
 
 
-def build_dataset(task: DictConfig, split_key: str = "train_prompts") -> Dataset:
+def build_dataset(task: Task, split: str = "train") -> Dataset:
     """The task's prompts as a TRL conversational dataset (one `prompt` column)."""
-    conversation = instantiate(task.conversation)
-    return Dataset.from_list([{"prompt": conversation(p)} for p in instantiate(task[split_key])])
+    return Dataset.from_list([{"prompt": task.conversation(p)} for p in task.prompts(split)])
 
 
 def build_policy(model: DictConfig):
@@ -140,22 +140,24 @@ def check_settings(cfg: DictConfig) -> None:
         refuse_group_components(cfg.reward.get("group_components") or {})
 
 
-def build_rollout(cfg: DictConfig, scorer: RolloutScorer):
+def build_rollout(cfg: DictConfig, scorer: RolloutScorer, task: Task):
     """The TRL `rollout_func`: revision episodes for `task.turns` > 1, painting-while-
     generating for `overlap_rendering`, else None (TRL generates on its own)."""
-    if cfg.task.get("turns", 1) > 1:
-        return RevisionRollout(scorer, turns=cfg.task.turns)
+    if task.turns > 1:
+        return RevisionRollout(scorer, task)
     return OverlappedRollout(scorer) if cfg.overlap_rendering else None
 
 
-def build_submit_episodes(cfg: DictConfig, scorer: RolloutScorer, painter) -> SubmitEpisodes | None:
+def build_submit_episodes(
+    cfg: DictConfig, scorer: RolloutScorer, painter, task: Task
+) -> SubmitEpisodes | None:
     """TRL's `environment_factory` for models that take images (`model.takes_images`) when
     `task.turns` > 1: they revise through a submit tool that shows them the canvas
     (`watercolor.tool_env`); None for text models and single-turn episodes."""
-    if cfg.task.get("turns", 1) < 2 or not cfg.model.get("takes_images", False):
+    if task.turns < 2 or not cfg.model.get("takes_images", False):
         return None
     return SubmitEpisodes(
-        scorer.reward_set, painter, cfg.task.turns, cfg.task.feedback_image_px, cfg.seed
+        scorer.reward_set, painter, task.feedback, task.turns, task.feedback_image_px, cfg.seed
     )
 
 
@@ -183,7 +185,8 @@ def main(cfg: DictConfig) -> float:
     weights = weights_fingerprint(model.name_or_path)  # the directory it was loaded from
     if HydraConfig.get().mode == RunMode.MULTIRUN:  # a study's parts start from one model
         check_weights(cfg.study, weights)
-    dataset = build_dataset(cfg.task)
+    task = build_task(cfg.task)
+    dataset = build_dataset(task)
     painter = build_painter(cfg.renderer, cfg.task.episode)
     logger = RolloutLogger(every=cfg.tracking.log_canvases_every)
     trainer_kwargs = OmegaConf.to_container(cfg.trainer, resolve=True)
@@ -199,12 +202,12 @@ def main(cfg: DictConfig) -> float:
     callbacks = step_callbacks(logger, scorer, rewards_cpu)
     reward_funcs, reward_weights = scorer.reward_functions()
     # TRL generates; revision episodes and overlap_rendering (hf sampler only) generate here.
-    rollout = build_rollout(cfg, scorer)
+    rollout = build_rollout(cfg, scorer, task)
     # Models that take images revise through TRL's tool loop; the environment owns the reward.
-    if episodes := build_submit_episodes(cfg, scorer, painter):
+    if episodes := build_submit_episodes(cfg, scorer, painter, task):
         tokenizer = load_processor(model_source(cfg.model))
         reward_funcs, reward_weights, rollout = [], None, None
-        trainer_kwargs.setdefault("max_tool_calling_iterations", cfg.task.turns)  # then no more
+        trainer_kwargs.setdefault("max_tool_calling_iterations", task.turns)  # then no more
     args = GRPOConfig(
         **trainer_kwargs,
         output_dir=str(run_dir),

@@ -15,8 +15,10 @@ import pytest
 from train_helpers import CACHE, mlflow_client, run_training
 from transformers import AutoTokenizer
 
+from watercolor.config import compose_train
 from watercolor.policy.tiny import SMOKE, ensure_tiny_model
 from watercolor.revision import RevisionRollout, feedback_ids
+from watercolor.tasks import build_task
 from watercolor.tasks.painting.feedback import REVISION_REQUEST, revision_conversation
 from watercolor.tasks.painting.prompts import conversation
 
@@ -66,7 +68,7 @@ def test_a_template_that_rewrites_the_reply_is_refused_clearly(tokenizer):
 
 def test_fewer_than_two_turns_is_not_a_revision_episode():
     with pytest.raises(ValueError, match="at least 2 turns"):
-        RevisionRollout(scorer=None, turns=1)
+        RevisionRollout(scorer=None, task=build_task(compose_train(["task.turns=1"]).task))
 
 
 class Captured:
@@ -104,7 +106,8 @@ def test_one_grpo_step_trains_whole_trajectories_scored_on_the_revision(tmp_path
     scorer = RolloutScorer(
         instantiate(cfg.reward), painter, num_generations=2, on_batch=batches.append
     )
-    rollout = Captured(RevisionRollout(scorer, turns=2))
+    task = build_task(compose_train(["task.turns=2"]).task)
+    rollout = Captured(RevisionRollout(scorer, task))
     funcs, weights = scorer.reward_functions()
     small = {"max_steps": 1, "num_generations": 2, "per_device_train_batch_size": 2,
              "max_completion_length": 96}  # fmt: skip
@@ -114,7 +117,7 @@ def test_one_grpo_step_trains_whole_trajectories_scored_on_the_revision(tmp_path
     )
     trainer = GRPOTrainer(
         model=model, processing_class=tok, reward_funcs=funcs, args=args,
-        train_dataset=build_dataset(cfg.task).select(range(4)), rollout_func=rollout,
+        train_dataset=build_dataset(task).select(range(4)), rollout_func=rollout,
     )  # fmt: skip
     try:
         trainer.train()

@@ -21,7 +21,9 @@ from watercolor.canvas import Canvas, Status
 from watercolor.config import compose_train
 from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
+from watercolor.tasks import build_task
 from watercolor.tasks.painting.episode import paint
+from watercolor.tasks.painting.feedback import feedback
 from watercolor.tasks.painting.prompts import conversation
 from watercolor.tool_env import SubmitEpisodes, load_processor, small_image
 from watercolor.train import build_submit_episodes, check_settings
@@ -69,7 +71,7 @@ def gated():
 
 
 def episode(painter, turns: int = 2, image_px: int = 128):
-    env = SubmitEpisodes(gated(), Counting(painter), turns=turns, image_px=image_px)()
+    env = SubmitEpisodes(gated(), Counting(painter), feedback, turns=turns, image_px=image_px)()
     assert f"{turns} submissions in all" in env.reset(prompt=FOX)  # what TRL adds to the request
     return env
 
@@ -135,12 +137,12 @@ async def dead_painter(reply: str, seed: int = 0) -> Canvas:
 
 
 async def test_an_infrastructure_failure_is_no_verdict_never_a_zero():
-    env = SubmitEpisodes(gated(), broken_browser)()
+    env = SubmitEpisodes(gated(), broken_browser, feedback)()
     env.reset(prompt=FOX)
     _, text = parts(await env.submit(PAINTS))
     assert "not the sketch's" in text
     assert env.get_reward() is None
-    env = SubmitEpisodes(gated(), dead_painter)()
+    env = SubmitEpisodes(gated(), dead_painter, feedback)()
     env.reset(prompt=FOX)
     with pytest.raises(ConnectionError):  # TRL shows the model the error, counts a tool failure
         await env.submit(PAINTS)
@@ -148,7 +150,7 @@ async def test_an_infrastructure_failure_is_no_verdict_never_a_zero():
 
 
 def test_a_rollout_that_never_submitted_scores_zero():
-    env = SubmitEpisodes(gated(), broken_browser)()
+    env = SubmitEpisodes(gated(), broken_browser, feedback)()
     env.reset(prompt=FOX)
     assert env.get_reward() == 0.0
 
@@ -159,7 +161,7 @@ def test_nothing_painted_is_the_galleries_grey_square_at_the_small_size():
 
 
 def test_submit_is_a_tool_trl_can_describe():
-    env = SubmitEpisodes(gated(), broken_browser)()
+    env = SubmitEpisodes(gated(), broken_browser, feedback)()
     schema = get_json_schema(env.submit)["function"]  # what TRL puts in the prompt
     assert schema["name"] == "submit"
     assert schema["parameters"]["required"] == ["sketch"]
@@ -177,7 +179,8 @@ def test_submit_is_a_tool_trl_can_describe():
 )
 def test_models_that_take_images_revise_through_the_submit_tool(overrides, route):
     cfg = compose_train(["reward=gated", *overrides])
-    episodes = build_submit_episodes(cfg, type("Scorer", (), {"reward_set": gated()}), None)
+    scorer = type("Scorer", (), {"reward_set": gated()})
+    episodes = build_submit_episodes(cfg, scorer, None, build_task(cfg.task))
     assert (episodes is not None) == route
     if route:
         assert (episodes.turns, episodes.image_px) == (cfg.task.turns, 128)
@@ -204,13 +207,13 @@ def test_group_components_are_refused_on_this_route_before_loading():
         check_settings(compose_train(["model=qwen3_5_4b", "task.turns=2", "reward=judge_led"]))
     check_settings(compose_train(["model=qwen3_5_4b", "reward=judge_led"]))  # single-turn: fine
     with pytest.raises(ValueError, match="at least 2 turns"):
-        SubmitEpisodes(gated(), broken_browser, turns=1)
+        SubmitEpisodes(gated(), broken_browser, feedback, turns=1)
     from watercolor.rewards.diversity import group_diversity
     from watercolor.rewards.reward_set import RewardSet
 
     with_group = RewardSet({}, group_components={"diversity": {"fn": group_diversity}})
     with pytest.raises(ValueError, match=r"group components \['diversity'\]"):
-        SubmitEpisodes(with_group, broken_browser)  # built without Hydra: refused too
+        SubmitEpisodes(with_group, broken_browser, feedback)  # built without Hydra: refused too
 
 
 # --- slow: one GRPO step through TRL's environment_factory ---------------------------------------
@@ -309,7 +312,8 @@ def test_one_grpo_step_revises_through_the_submit_tool_and_sees_each_canvas(tmp_
 
     cfg = compose_train(["model=qwen3_5_4b", "task.turns=2", "reward=gated"])
     painter = LocalPainter(RenderConfig(pixel_density=0.5, workers=1, time_limit_s=30.0), paint)
-    episodes = build_submit_episodes(cfg, type("Scorer", (), {"reward_set": gated()}), painter)
+    scorer = type("Scorer", (), {"reward_set": gated()})
+    episodes = build_submit_episodes(cfg, scorer, painter, build_task(cfg.task))
     made = []
 
     def factory():

@@ -120,6 +120,11 @@ def dataclass_nodes(node, path: str = ""):
             yield from dataclass_nodes(value, f"{path}.{key}".lstrip("."))
 
 
+def has_default(field: dataclasses.Field) -> bool:
+    """A required field (a task's suffix, its prompts) has no default for conf to copy."""
+    return (field.default, field.default_factory) != (dataclasses.MISSING, dataclasses.MISSING)
+
+
 def default(field: dataclasses.Field):
     if field.default is not dataclasses.MISSING:
         return field.default
@@ -136,7 +141,7 @@ def test_conf_values_of_a_dataclass_are_its_defaults_not_copies_that_part(option
     cfg = OmegaConf.to_container(compose_train([option]), resolve=False)
     renderer = compose_with_hydra(option).hydra.runtime.choices.renderer
     for path, target, node in dataclass_nodes(cfg):
-        defaults = {f.name: default(f) for f in fields(get_object(target))}
+        defaults = {f.name: default(f) for f in fields(get_object(target)) if has_default(f)}
         for name, value in node.items():
             if name.startswith("_") or name not in defaults or (target, name) in DELIBERATE:
                 continue

@@ -1,9 +1,65 @@
-"""Tasks: what the model is asked to do, and what a reply must look like to be run.
+"""Tasks: what the model is asked to do, how its reply is run, and what is said back to it.
 
-    >>> from watercolor.tasks.painting import SYSTEM_PROMPT, training_prompts
-    >>> training_prompts("train")[0]
-    'paint a peach hibiscus in watercolour'
+    task = build_task(cfg.task)        # conf/task/<name>.yaml makes a `Task`
+    task.conversation(task.train_prompts[0])   # the messages the model answers
+    canvas = await task.episode(pool, reply, seed=0)   # extract, gate, render, check
+    task.feedback(canvas, score)       # what a revising model reads next
 
-Each task is one package (prompts, system prompt, sketch extraction, static gate, episode).
-A new task (SQL, unit tests, HTML mock-ups) is a new package next to `painting/`.
+A `Task` holds everything task-specific that training, evaluation, the environment server and
+the analysis need; they reach a task only through it. A task is a package next to `painting/`
+with its own config under `conf/task/`, whose `_target_` is `watercolor.tasks.Task` and whose
+fields name the package's functions (conf/task/painting.yaml is the worked example). The
+framework's own modules import this module, never a task's package.
 """
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hydra.utils import instantiate
+from omegaconf import DictConfig
+
+
+@dataclass
+class Task:
+    """One task, as its config builds it (`conf/task/<name>.yaml`).
+
+    - `train_prompts`, `eval_prompts`: the requests (training, held out), as plain text;
+    - `conversation(prompt)`: the messages the model answers (system prompt and request);
+    - `episode(pool, reply, *, seed)`: runs one reply in the render pool and returns its
+      `Canvas` (the task's extraction, static gate, render and checks: `render.painters.Episode`);
+    - `feedback(canvas, score)`: the environment's words on a canvas, for revision episodes;
+    - `revision_conversation(conversation, draft, feedback)`: the next turn's messages;
+    - `suffix`: the file suffix of a reply's code where it is saved (".js", ".svg");
+    - `turns`: replies per episode (1: one reply, scored; 2+: draft, feedback, revisions);
+    - `feedback_image_px`: the canvas's size in the feedback that models taking images see.
+    """
+
+    train_prompts: Sequence[str]
+    eval_prompts: Sequence[str]
+    conversation: Callable[[str], list[dict[str, str]]]
+    episode: Callable[..., Any]
+    feedback: Callable[..., str]
+    revision_conversation: Callable[[list[dict], str, str], list[dict]]
+    suffix: str
+    turns: int = 1
+    feedback_image_px: int = 128
+
+    def prompts(self, split: str) -> Sequence[str]:
+        """The `train` or `heldout` prompts."""
+        if split not in ("train", "heldout"):
+            raise ValueError(f"split is 'train' or 'heldout', not {split!r}")
+        return self.train_prompts if split == "train" else self.eval_prompts
+
+
+def build_task(config: DictConfig) -> Task:
+    """The `Task` a task config describes (`instantiate` with its fields built)."""
+    task = instantiate(config)
+    if not isinstance(task, Task):
+        raise TypeError(
+            f"a task config makes a watercolor.tasks.Task, this one a {type(task).__name__}: "
+            "give it `_target_: watercolor.tasks.Task` (conf/task/painting.yaml)"
+        )
+    return task
