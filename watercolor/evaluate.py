@@ -56,10 +56,11 @@ from watercolor.policy.loading import load_policy
 from watercolor.policy.tiny import BUILD_INFO
 from watercolor.provenance import weights_fingerprint
 from watercolor.records import store_config
-from watercolor.render.painters import Episode, LocalPainter
+from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.diversity import group_diversity
 from watercolor.rewards.reward_set import RewardSet
+from watercolor.tasks import Task, build_task
 from watercolor.tracking import RUN_ID_FILE, flatten, mlflow_run, use_store
 
 MLFLOW_RUN_ID = re.compile(r"[0-9a-f]{32}")
@@ -171,7 +172,7 @@ def generate_samples(
     `conversation`: the task's prompt -> chat messages (None: the configured task's, conf/task).
     """
     settings = sampling_settings(generation)
-    conversation = conversation or configured("task.conversation")
+    conversation = conversation or configured_task().conversation
     replies = []
     with torch_threads(threads):
         for i, prompt in enumerate(tqdm(prompts, desc="generate", disable=not progress)):
@@ -201,9 +202,15 @@ def training_sampling(train: DictConfig) -> tuple[dict, dict | None]:
 
 
 def configured(key: str):
-    """A part of conf/evaluate.yaml (`task.conversation`, `task.episode`, `renderer`), built:
-    what a caller without Hydra gets by default, so it samples and paints as training does."""
+    """A part of conf/evaluate.yaml (`renderer`), built: what a caller without Hydra gets by
+    default, so it paints as training does."""
     return instantiate(OmegaConf.select(config.compose_config("evaluate"), key))
+
+
+def configured_task() -> Task:
+    """The task conf/evaluate.yaml names (its `task` group), built: what a caller without Hydra
+    gets by default, so it asks and paints as training does."""
+    return build_task(config.compose_config("evaluate").task)
 
 
 def prompt_replies(model, tokenizer, index: int, prompt: str, messages: list[dict],
@@ -300,12 +307,15 @@ def _base_row(sample: Sample, canvas: Canvas) -> dict:
     } | behaviour_row(canvas, sample.reply)
 
 
-def save_canvases(samples: Sequence[Sample], canvases: Sequence[Canvas], folder: Path) -> list:
-    """Write `<key>.png` (when painted) and `<key>.js` per sample; the PNG names (or None)."""
+def save_canvases(
+    samples: Sequence[Sample], canvases: Sequence[Canvas], folder: Path, suffix: str
+) -> list:
+    """Write `<key>.png` (when painted) and `<key><suffix>` (the reply's code: the task's file
+    suffix, ".js" for painting) per sample; the PNG names (or None)."""
     folder.mkdir(parents=True, exist_ok=True)
     names = []
     for sample, canvas in zip(samples, canvases, strict=True):
-        (folder / f"{sample.key}.js").write_text(canvas.sketch or sample.reply)
+        (folder / f"{sample.key}{suffix}").write_text(canvas.sketch or sample.reply)
         name = None
         if canvas.png is not None:
             name = f"{sample.key}.png"
@@ -324,8 +334,7 @@ def evaluate_model(
     generation: Mapping | None = None,
     chat_template_kwargs: Mapping | None = None,
     render: RenderConfig | None = None,
-    episode: Episode | None = None,
-    conversation: Callable[[str], list[dict]] | None = None,
+    task: Task | None = None,
     canvas_dir: str | Path | None = None,
     dtype: str | None = None,
     threads: int | None = None,
@@ -335,23 +344,24 @@ def evaluate_model(
 
     `generation`: `generate` settings (max_new_tokens, temperature, top_p, top_k, ...).
     `canvas_dir`: where to write each canvas PNG and sketch (the `image` column names them).
-    `render`, `episode`, `conversation`: None for the configured ones (conf/evaluate.yaml).
+    `render`, `task`: None for the configured ones (conf/evaluate.yaml); the task gives the
+    conversation, the episode and the sketches' file suffix.
     """
+    task = task or configured_task()
     device_map = "auto" if torch.cuda.is_available() else None
     model, tokenizer = load_policy(str(model_path), dtype=dtype, device_map=device_map)
     model.eval()
     replies = generate_samples(
         model, tokenizer, prompts, samples=samples, seed=seed, generation=generation,
         chat_template_kwargs=chat_template_kwargs, threads=threads, progress=progress,
-        conversation=conversation,
+        conversation=task.conversation,
     )  # fmt: skip
     del model  # free its memory before Chromium starts
-    render, episode = render or configured("renderer"), episode or configured("task.episode")
-    painter = LocalPainter(render, episode)
+    painter = LocalPainter(render or configured("renderer"), task.episode)
     canvases = asyncio.run(paint_replies([s.reply for s in replies], painter, seed, progress))
     table = pd.DataFrame(score_rows(replies, canvases, reward_sets))
     if canvas_dir is not None:
-        table.insert(1, "image", save_canvases(replies, canvases, Path(canvas_dir)))
+        table.insert(1, "image", save_canvases(replies, canvases, Path(canvas_dir), task.suffix))
     return table
 
 
@@ -444,19 +454,18 @@ def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:
         model_path, source_run = config.model_source(cfg.model), None
     else:
         model_path, source_run = resolve_checkpoint(str(cfg.checkpoint), cfg.paths.downloads)
-    prompts = instantiate(cfg.task.eval_prompts)[: cfg.num_prompts]
+    task = build_task(cfg.task)
+    prompts = task.eval_prompts[: cfg.num_prompts]
     reward_sets = load_reward_sets(cfg.rewards)
     plain = OmegaConf.to_container(cfg, resolve=True)
     settings = dict(
         samples=cfg.samples, seed=cfg.seed,
         generation=plain["generation"], chat_template_kwargs=plain["chat_template_kwargs"],
-        render=instantiate(cfg.renderer), episode=instantiate(cfg.task.episode),
-        conversation=instantiate(cfg.task.conversation), dtype=cfg.model.dtype,
-        threads=cfg.threads,
+        render=instantiate(cfg.renderer), task=task, dtype=cfg.model.dtype, threads=cfg.threads,
     )  # fmt: skip
     tags = {"kind": "evaluate", "source": str(cfg.checkpoint or model_path)} | dict(cfg.tags)
     tags |= {"source_run_id": source_run} if source_run else {}
-    if cfg.task.get("turns", 1) > 1:
+    if task.turns > 1:
         feedback = feedback_rewards(cfg.feedback_reward, model_path, source_run)
         tags["feedback_reward"] = feedback[0]  # the set the feedback named
         summary = evaluate_revising(model_path, prompts, reward_sets, feedback[1], out_dir,

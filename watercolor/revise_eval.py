@@ -33,7 +33,7 @@ What this isolates: nothing itself; replies run in the render pool's sandboxed p
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -45,6 +45,7 @@ from watercolor.cores import torch_threads
 from watercolor.evaluate import (
     Sample,
     configured,
+    configured_task,
     generate_samples,
     paint_replies,
     prompt_replies,
@@ -52,24 +53,25 @@ from watercolor.evaluate import (
     score_rows,
 )
 from watercolor.policy.loading import load_policy
-from watercolor.render.painters import Episode, LocalPainter
+from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.reward_set import RewardSet
 from watercolor.stats import Estimate, bootstrap_means, cells, estimate, point_mean
-from watercolor.tasks.painting.feedback import feedback, revision_conversation
+from watercolor.tasks import Task
 
 
 def feedback_texts(
-    samples: Sequence[Sample], canvases: Sequence[Canvas], reward_set: RewardSet
+    samples: Sequence[Sample], canvases: Sequence[Canvas], reward_set: RewardSet, task: Task
 ) -> list[str]:
-    """The environment's feedback on each sample's canvas, scored in its prompt's group."""
+    """The environment's feedback (the task's) on each sample's canvas, scored in its prompt's
+    group."""
     texts = [""] * len(samples)
     for prompt_index in sorted({s.prompt_index for s in samples}):
         indices = [i for i, s in enumerate(samples) if s.prompt_index == prompt_index]
         group = [canvases[i] for i in indices]
         scores = reward_set.score_batch(group, prompt=[samples[i].prompt for i in indices])
         for i, score in zip(indices, scores, strict=True):
-            texts[i] = feedback(canvases[i], score)
+            texts[i] = task.feedback(canvases[i], score)
     return texts
 
 
@@ -90,14 +92,14 @@ def revise(
     *,
     seed: int,
     settings: dict,
-    conversation: Callable[[str], list[dict]],
+    task: Task,
     template_kwargs: Mapping | None = None,
 ) -> list[Sample]:
     """One revision of each draft after its feedback turn (`texts[i]`), seeded per prompt as
     the drafts are, so the three feedback conditions differ only in the words they saw."""
     revisions = []
     for draft, text in zip(drafts, texts, strict=True):
-        messages = revision_conversation(conversation(draft.prompt), draft.reply, text)
+        messages = task.revision_conversation(task.conversation(draft.prompt), draft.reply, text)
         (reply,) = prompt_replies(model, tokenizer, draft.prompt_index, draft.prompt,
                                    messages, 1, seed + draft.sample, settings,
                                    template_kwargs or {})  # fmt: skip
@@ -131,8 +133,7 @@ def evaluate_revisions(
     generation: Mapping | None = None,
     chat_template_kwargs: Mapping | None = None,
     render: RenderConfig | None = None,
-    episode: Episode | None = None,
-    conversation: Callable[[str], list[dict]] | None = None,
+    task: Task | None = None,
     dtype: str | None = None,
     threads: int | None = None,
     progress: bool = True,
@@ -142,35 +143,34 @@ def evaluate_revisions(
     feedback shows (the set the model was trained with: `watercolor.evaluate.feedback_rewards`)."""
     model, tokenizer = load_policy(str(model_path), dtype=dtype)
     model.eval()
-    conversation = conversation or configured("task.conversation")
-    render, episode = render or configured("renderer"), episode or configured("task.episode")
+    task, render = task or configured_task(), render or configured("renderer")
     tries = generate_samples(
         model, tokenizer, prompts, samples=2 * samples, seed=seed, generation=generation,
         chat_template_kwargs=chat_template_kwargs, threads=threads, progress=progress,
-        conversation=conversation,
+        conversation=task.conversation,
     )  # fmt: skip
-    canvases = paint(tries, render, episode, seed, progress)
+    canvases = paint(tries, render, task.episode, seed, progress)
     first = [s.sample < samples for s in tries]  # each prompt's first half: the drafts
     drafts = [s for s, d in zip(tries, first, strict=True) if d]
     second = [replace(s, sample=s.sample - samples) for s, d in zip(tries, first, strict=True)
               if not d]  # fmt: skip
     draft_canvases = [c for c, d in zip(canvases, first, strict=True) if d]
     second_canvases = [c for c, d in zip(canvases, first, strict=True) if not d]
-    texts = feedback_texts(drafts, draft_canvases, feedback_rewards)
+    texts = feedback_texts(drafts, draft_canvases, feedback_rewards, task)
     conditions = {"revision": texts, "revision_empty": [""] * len(texts),
                   "revision_other": other_prompts_feedback(drafts, texts)}  # fmt: skip
     settings = sampling_settings(generation)
     with torch_threads(threads):
         revised = {
             role: revise(model, tokenizer, drafts, words, seed=seed, settings=settings,
-                         conversation=conversation, template_kwargs=chat_template_kwargs)
+                         task=task, template_kwargs=chat_template_kwargs)
             for role, words in conditions.items()
         }  # fmt: skip
     del model
     rows = role_rows("draft", drafts, draft_canvases, reward_sets, texts)
     rows += role_rows("second", second, second_canvases, reward_sets)
     for role, replies in revised.items():
-        rows += role_rows(role, replies, paint(replies, render, episode, seed, progress),
+        rows += role_rows(role, replies, paint(replies, render, task.episode, seed, progress),
                           reward_sets, conditions[role])  # fmt: skip
     return pd.DataFrame(rows)
 

@@ -139,7 +139,7 @@ def test_painted_canvases_reach_the_summary_and_the_gallery(reward_sets, tmp_pat
     canvases = asyncio.run(paint_replies([s.reply for s in samples], painter, progress=False))
     assert painter.pool is None  # closed after the batch
     table = pd.DataFrame(score_rows(samples, canvases, reward_sets))
-    table.insert(1, "image", save_canvases(samples, canvases, tmp_path / "canvases"))
+    table.insert(1, "image", save_canvases(samples, canvases, tmp_path / "canvases", ".js"))
     summary = write_report(table, tmp_path, "samples", tmp_path / "canvases")
 
     assert list(table["status"]) == ["ok", "ok", "violation"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from watercolor.config import compose_train
-from watercolor.evaluate import configured, generate_samples, sampling_settings
+from watercolor.evaluate import configured, configured_task, generate_samples, sampling_settings
 from watercolor.policy.loading import load_policy
 from watercolor.policy.tiny import SMOKE, ensure_tiny_model
 
@@ -33,8 +33,10 @@ def test_the_prompt_messages_are_the_tasks():
 
 def test_without_hydra_the_defaults_are_the_configured_ones():
     assert configured("renderer").pixel_density == 0.5  # conf/renderer, not RenderConfig's 1.0
-    messages = configured("task.conversation")("paint a red koi")
+    task = configured_task()  # conf/evaluate.yaml's task group: painting
+    messages = task.conversation("paint a red koi")
     assert messages[0]["role"] == "system" and messages[-1]["content"] == "paint a red koi"
+    assert task.suffix == ".js" and task.eval_prompts[0].startswith("paint ")
 
 
 def test_without_a_completion_limit_sampling_stops_where_training_does():
