@@ -3,18 +3,22 @@
 import asyncio
 import base64
 import io
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from watercolor.canvas import Canvas, Status
+from watercolor.config import compose_train
 from watercolor.env.environment import PaintEnvironment
 from watercolor.env.models import PaintAction
 from watercolor.render.pool import RenderConfig, RenderPool
+from watercolor.tasks import build_task
 from watercolor.tasks.painting.prompts import SYSTEM_PROMPT, prompts
 
 RENDER = RenderConfig(workers=1, time_limit_s=60)  # generous: shared, slow machines
+TASK = build_task(compose_train().task)  # painting, as conf/task makes it
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +28,10 @@ async def pool():
 
 
 def test_reset_draws_the_prompt_from_the_seed():
-    env, other = PaintEnvironment(RenderPool(RENDER)), PaintEnvironment(RenderPool(RENDER))
+    env, other = (
+        PaintEnvironment(RenderPool(RENDER), TASK),
+        PaintEnvironment(RenderPool(RENDER), TASK),
+    )
     first = env.reset(seed=3)
     assert first.prompt == other.reset(seed=3).prompt
     assert first.system_prompt == SYSTEM_PROMPT and first.seed == 3
@@ -37,7 +44,7 @@ def test_reset_draws_the_prompt_from_the_seed():
 
 
 async def test_the_tasks_pieces_are_injectable():
-    """Episode, prompts and conversation replace painting's (the server passes conf/task's)."""
+    """Episode, prompts and conversation are the task's (the server builds conf/task's)."""
     calls = []
 
     async def episode(pool, reply, *, seed):
@@ -47,9 +54,10 @@ async def test_the_tasks_pieces_are_injectable():
     def user_only(prompt):
         return [{"role": "user", "content": prompt}]
 
-    env = PaintEnvironment(
-        RenderPool(RENDER), episode=episode, prompts=["a", "b", "c"], conversation=user_only
+    other_task = replace(
+        TASK, episode=episode, train_prompts=["a", "b", "c"], conversation=user_only
     )
+    env = PaintEnvironment(RenderPool(RENDER), other_task)
     first = env.reset(seed=3)
     assert first.system_prompt == ""  # the conversation's: no system message
     drawn = {env.reset(seed=seed).prompt for seed in range(20)}
@@ -61,7 +69,7 @@ async def test_the_tasks_pieces_are_injectable():
 
 @pytest.mark.browser
 async def test_one_step_paints_scores_and_ends_the_episode(pool, watercolour_reply):
-    env = PaintEnvironment(pool)
+    env = PaintEnvironment(pool, TASK)
     env.reset(seed=1)
     final = await env.step_async(PaintAction(reply=watercolour_reply))
     assert final.status == "ok", final.errors
@@ -76,7 +84,7 @@ async def test_one_step_paints_scores_and_ends_the_episode(pool, watercolour_rep
 
 @pytest.mark.browser
 async def test_a_gate_violation_scores_zero(pool, bad_reply):
-    env = PaintEnvironment(pool)
+    env = PaintEnvironment(pool, TASK)
     env.reset(seed=2)
     final = await env.step_async(PaintAction(reply=bad_reply))
     assert final.status == "violation" and final.violations
@@ -96,7 +104,7 @@ async def test_the_scorer_is_injectable_sync_or_async(pool):
         return 0.25
 
     for score, expected in [(constant, 0.5), (judge, 0.25)]:
-        env = PaintEnvironment(pool, score=score)
+        env = PaintEnvironment(pool, TASK, score=score)
         env.reset(seed=4, prompt="a grey heron")
         assert (await env.step_async(PaintAction(reply="no code here"))).reward == expected
     assert seen == [(Status.VIOLATION, "a grey heron")]
@@ -104,12 +112,12 @@ async def test_the_scorer_is_injectable_sync_or_async(pool):
 
 @pytest.mark.browser
 async def test_blocking_step_runs_on_the_pools_loop(pool, bad_reply):
-    env = PaintEnvironment(pool, loop=asyncio.get_running_loop())
+    env = PaintEnvironment(pool, TASK, loop=asyncio.get_running_loop())
     env.reset(seed=5)
     final = await asyncio.to_thread(env.step, PaintAction(reply=bad_reply))
     assert final.done and final.status == "violation"
     with pytest.raises(RuntimeError, match="step_async"):
-        PaintEnvironment(pool).step(PaintAction(reply=bad_reply))
+        PaintEnvironment(pool, TASK).step(PaintAction(reply=bad_reply))
 
 
 @pytest.mark.browser
@@ -117,7 +125,7 @@ async def test_infrastructure_failures_give_no_reward(pool, watercolour_reply, b
     # A browser that cannot start is our failure: no verdict on the sketch, reward None.
     broken = RenderPool(RenderConfig(workers=1, chromium="/nonexistent/chromium"))
     try:
-        env = PaintEnvironment(broken)
+        env = PaintEnvironment(broken, TASK)
         env.reset(seed=6)
         final = await env.step_async(PaintAction(reply=watercolour_reply))
     finally:
@@ -128,7 +136,7 @@ async def test_infrastructure_failures_give_no_reward(pool, watercolour_reply, b
     def scorer_down(canvas, prompt):
         raise ConnectionError("scorer down")
 
-    env = PaintEnvironment(pool, score=scorer_down)
+    env = PaintEnvironment(pool, TASK, score=scorer_down)
     env.reset(seed=7)
     assert (await env.step_async(PaintAction(reply=bad_reply))).reward is None
 

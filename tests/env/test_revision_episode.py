@@ -5,6 +5,7 @@ is tested is the episode's bookkeeping (done, the refused extra step, reset), th
 and the fault behaviour. The real server and client: test_revision_server.py.
 """
 
+import dataclasses
 import io
 
 import numpy as np
@@ -12,12 +13,15 @@ import pytest
 from PIL import Image
 
 from watercolor.canvas import Canvas, Status
-from watercolor.config import reward_set
+from watercolor.config import compose_train, reward_set
 from watercolor.env.environment import PaintEnvironment, checked_turns
 from watercolor.env.models import PaintAction
 from watercolor.env.scoring import RewardSetScore
 from watercolor.render.pool import RenderConfig, RenderPool
+from watercolor.tasks import build_task
 from watercolor.tasks.painting.feedback import feedback
+
+TASK = build_task(compose_train().task)  # painting, as conf/task makes it
 
 CREAM, BLUE = (250, 243, 227, 255), (40, 80, 160, 255)
 
@@ -50,7 +54,8 @@ async def episode(pool, reply, *, seed):
 def environment(turns: int, **kwargs) -> PaintEnvironment:
     score = kwargs.pop("score", RewardSetScore(reward_set("gated")))
     pool = RenderPool(RenderConfig(workers=1))  # never started: the episode is injected
-    return PaintEnvironment(pool, episode=episode, score=score, turns=turns, **kwargs)
+    task = dataclasses.replace(TASK, episode=episode, turns=turns)
+    return PaintEnvironment(pool, task, score=score, **kwargs)
 
 
 async def test_two_turns_give_feedback_then_end_the_episode():

@@ -54,8 +54,13 @@ async def test_a_two_turn_session_gives_feedback_then_ends(url, watercolour_repl
         return [watercolour_reply, bad_reply][len(asked) - 1]
 
     async with PaintEnv(base_url=url, message_timeout_s=300) as env:
-        draft, revision = await paint_session(env, policy, seed=11)
+        draft, revision = await paint_session(
+            env, policy, seed=11, revision_conversation=revision_conversation
+        )
         state = await env.state()
+        # without the task's revision turn, a client cannot write the second step
+        with pytest.raises(ValueError, match="revision_conversation"):
+            await paint_session(env, lambda messages: bad_reply, seed=12)
     assert draft.observation.status == "ok", draft.observation.errors
     assert not draft.done and draft.reward == draft.observation.score > 0
     assert draft.observation.feedback == local_feedback(draft.observation, watercolour_reply)

@@ -6,7 +6,8 @@
         result.reward, result.observation.status         # (0.41, 'ok')
 
     async with PaintEnv(base_url=url) as env:            # a server with --set task.turns=2
-        draft, revision = await paint_session(env, policy, seed=7)  # policy(messages) -> reply
+        draft, revision = await paint_session(env, policy, seed=7,  # policy(messages) -> reply
+                                              revision_conversation=task.revision_conversation)
         draft.done, draft.observation.feedback, revision.done       # (False, 'The ...', True)
 
     painter = RemotePainter(["http://box-a:8100", "http://box-b:8100"])
@@ -50,7 +51,6 @@ from websockets.exceptions import ConnectionClosed
 from watercolor.canvas import Canvas, Status
 from watercolor.env import PORT
 from watercolor.env.models import PaintAction, PaintObservation, PaintState
-from watercolor.tasks.painting.feedback import revision_conversation
 
 log = logging.getLogger(__name__)
 
@@ -82,13 +82,19 @@ Policy = Callable[[Messages], str | Awaitable[str]]  # the conversation so far -
 
 
 async def paint_session(
-    env: PaintEnv, policy: Policy, *, seed: int | None = None, prompt: str | None = None
+    env: PaintEnv,
+    policy: Policy,
+    *,
+    seed: int | None = None,
+    prompt: str | None = None,
+    revision_conversation: Callable[[Messages, str, str], Messages] | None = None,
 ) -> list[StepResult[PaintObservation]]:
     """One whole episode on an open session, however many steps the server's `turns` make it.
 
     `policy(messages)` (sync or async) writes each reply: first to the task's messages (the
     reset's system prompt and prompt), then to the conversation with its last reply and that
-    step's feedback added (`revision_conversation`, the turn training and evaluation use).
+    step's feedback added (`revision_conversation`: the task's, `watercolor.tasks.Task`, the turn
+    training and evaluation use; needed only when the server's episodes take several steps).
     Returns every step's result, the last one `done`. A server that fails mid-episode raises
     (one of `SERVER_FAILURES`, as `PaintEnv`'s own calls do): the session, and with it the
     episode, is gone.
@@ -102,6 +108,11 @@ async def paint_session(
         results.append(await env.step(PaintAction(reply=reply)))
         if results[-1].done:
             return results
+        if revision_conversation is None:
+            raise ValueError(
+                "this server's episodes take more than one step: pass paint_session the task's "
+                "revision_conversation (`watercolor.tasks.build_task(cfg.task)`'s)"
+            )
         messages = revision_conversation(messages, reply, results[-1].observation.feedback)
 
 

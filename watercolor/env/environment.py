@@ -1,13 +1,13 @@
-"""A task as an OpenEnv environment: a reply in, a scored canvas and feedback out (painting by
-default), for up to `turns` steps per episode.
+"""A task as an OpenEnv environment: a reply in, a scored canvas and feedback out, for up to
+`turns` steps per episode.
 
     async with RenderPool() as pool:
-        env = PaintEnvironment(pool)
+        env = PaintEnvironment(pool, task)               # a watercolor.tasks.Task (conf/task)
         first = env.reset(seed=7)                        # first.prompt: what to paint
         final = await env.step_async(PaintAction(reply=reply))
         final.done, final.status, final.reward           # (True, 'ok', 0.41)
 
-        env = PaintEnvironment(pool, turns=2)            # draft, feedback, revision
+        env = PaintEnvironment(pool, two_turns)          # task.turns 2: draft, feedback, revision
         env.reset(seed=7)
         draft = await env.step_async(PaintAction(reply=reply))
         draft.done, draft.feedback                       # (False, 'The sketch ran and ...')
@@ -22,14 +22,14 @@ numbers) and scores the canvas. The score is that step's reward, never a change 
 failure (the row carries no verdict and must not count as a zero). Every step's observation
 carries the task's `feedback(canvas, score)` (the text a revising painter reads next); the
 `turns`-th step ends the episode (`done`), and a step after that raises until `reset`, as
-OpenEnv's own environments refuse a step outside an episode. `turns` is conf/task's
+OpenEnv's own environments refuse a step outside an episode. `turns` is the task's
 (`task.turns`, 1 by default: one reply, as before). A multi-step episode needs a session
 (the WebSocket `PaintEnv`): OpenEnv's stateless HTTP `/step` makes a fresh environment for
 each request, so each HTTP step is the first step of a new episode.
 
-The task's pieces default to painting's own (`paint` with the anchor's rules, the train
-prompts, `conversation`); `serve.py` passes conf/task's instead, so the server runs the
-episode training runs (`instantiate(cfg.task.episode)`, `cfg.task.train_prompts`).
+Every piece of the task comes from the `Task` (`watercolor.tasks`): its episode, train prompts,
+conversation, feedback and turns; `serve.py` builds it from conf/task, so the server runs the
+episode training runs.
 
 Every session's environment shares ONE pool, which queues renders on its warm pages. The
 pool is asyncio-based and bound to the loop it started on; OpenEnv's server awaits
@@ -60,21 +60,18 @@ from watercolor.env.scoring import gated_coverage
 from watercolor.render.painters import Episode  # the one type of a task's episode function
 from watercolor.render.pool import RenderPool
 from watercolor.rewards.reward_set import Score
-from watercolor.tasks.painting import prompts as painting
-from watercolor.tasks.painting.episode import paint
-from watercolor.tasks.painting.feedback import feedback
+from watercolor.tasks import Task
 
 log = logging.getLogger(__name__)
 
 # A reward set's `Score` (its total is the reward; its components go into the feedback) or a
 # bare total (no component line in the feedback).
 Scorer = Callable[[Canvas, str], Score | float | None | Awaitable[Score | float | None]]
-Conversation = Callable[[str], list[dict[str, str]]]  # prompt -> chat messages
 
 
 class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
-    """One painting episode (`turns` steps) per reset; many instances (sessions) share one
-    `RenderPool`."""
+    """One episode of the task (`task.turns` steps) per reset; many instances (sessions) share
+    one `RenderPool`."""
 
     # Sessions share nothing mutable but the pool, and the pool queues concurrent renders.
     SUPPORTS_CONCURRENT_SESSIONS = True
@@ -82,21 +79,19 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
     def __init__(
         self,
         pool: RenderPool,
+        task: Task,
         *,
-        episode: Episode = paint,
-        prompts: Sequence[str] | None = None,
-        conversation: Conversation = painting.conversation,
         score: Scorer = gated_coverage,
         loop: asyncio.AbstractEventLoop | None = None,
-        turns: int = 1,
     ) -> None:
-        """`prompts` default to painting's train prompts; the others' defaults are painting's.
-        `turns` (steps per episode, at least 1): the server passes conf/task's."""
+        """Episodes of `task` (its train prompts, `turns` steps each: at least 1), scored by
+        `score`; `loop`: the pool's, for the blocking `step`."""
         super().__init__()
-        self._pool, self._episode, self._score = pool, episode, score
-        self._turns = checked_turns(turns)
-        self._prompts = list(prompts or painting.prompts("train"))
-        self._conversation, self._loop = conversation, loop
+        self._pool, self._task, self._score = pool, task, score
+        self._episode: Episode = task.episode
+        self._turns = checked_turns(task.turns)
+        self._prompts: Sequence[str] = list(task.train_prompts)
+        self._loop = loop
         self._state = PaintState()
 
     def reset(
@@ -136,7 +131,7 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
             canvas,
             total,
             done=self._state.step_count == self._state.turns,
-            feedback=feedback(canvas, score if isinstance(score, Score) else None),
+            feedback=self._task.feedback(canvas, score if isinstance(score, Score) else None),
             prompt=self._state.prompt,
             metadata=timestamps,
         )
@@ -156,16 +151,13 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
     def get_metadata(self) -> EnvironmentMetadata:
         return EnvironmentMetadata(
             name="watercolor",
-            description=(
-                "Paint the prompt in p5.brush watercolour: each reply a scored canvas with "
-                f"feedback, {self._turns} step(s) per episode."
-            ),
+            description=f"{self._task.description}, {self._turns} step(s) per episode.",
             version="0.1.0",
         )
 
     def _system_prompt(self, prompt: str) -> str:
         """The system message of the task's conversation for `prompt` ("" if it has none)."""
-        messages = self._conversation(prompt)
+        messages = self._task.conversation(prompt)
         return next((m["content"] for m in messages if m["role"] == "system"), "")
 
     async def _render(self, reply: str) -> Canvas:

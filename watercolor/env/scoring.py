@@ -10,15 +10,15 @@
 The server scores with a reward set from conf/reward/ (`RewardSetScore`, `--reward NAME`,
 default conf/train.yaml's), the same sets training uses: its `Score`'s total is the reward and
 its components go into the feedback. `gated_coverage` is the simplest scorer there is
-(`PaintEnvironment`'s default, a bare total), kept for quick checks. Coverage is the task's own
-measure (`painted_fraction`).
+(`PaintEnvironment`'s default, a bare total), kept for quick checks. Coverage is the share of the
+sheet that differs from the paper (`rewards.pixels.painted_fraction`).
 """
 
 from __future__ import annotations
 
 from watercolor.canvas import Canvas
+from watercolor.rewards.pixels import painted_fraction
 from watercolor.rewards.reward_set import RewardSet, Score
-from watercolor.tasks.painting.gate import painted_fraction
 
 
 def gated_coverage(canvas: Canvas, prompt: str = "") -> float | None:

@@ -41,6 +41,7 @@ from watercolor.env.models import PaintAction, PaintObservation, PaintState
 from watercolor.env.scoring import RewardSetScore
 from watercolor.render import cli
 from watercolor.render.pool import RenderConfig, RenderPool
+from watercolor.tasks import build_task
 
 
 def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int = 16) -> FastAPI:
@@ -49,17 +50,11 @@ def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int 
     default the renderer's own) started with the app. ValueError unless the renderer is local
     and `task.turns` is a whole number of steps, at least 1.
     """
-    turns = checked_turns(cfg.task.turns)  # a bad value is a usage error now, not per session
+    task = build_task(cfg.task)
+    checked_turns(task.turns)  # a bad value is a usage error now, not per session
     pool = RenderPool(local_renderer(cfg, workers))
-    factory = functools.partial(
-        PaintEnvironment,
-        pool,
-        episode=cli.episode(cfg),
-        prompts=instantiate(cfg.task.train_prompts),
-        conversation=instantiate(cfg.task.conversation),
-        score=RewardSetScore(instantiate(cfg.reward)),
-        turns=turns,
-    )
+    score = RewardSetScore(instantiate(cfg.reward))
+    factory = functools.partial(PaintEnvironment, pool, task, score=score)
     app = create_app(
         factory,
         PaintAction,

@@ -33,6 +33,7 @@ class Task:
     - `feedback(canvas, score)`: the environment's words on a canvas, for revision episodes;
     - `revision_conversation(conversation, draft, feedback)`: the next turn's messages;
     - `suffix`: the file suffix of a reply's code where it is saved (".js", ".svg");
+    - `description`: one line on what the model does, for the environment's metadata;
     - `turns`: replies per episode (1: one reply, scored; 2+: draft, feedback, revisions);
     - `feedback_image_px`: the canvas's size in the feedback that models taking images see.
     """
@@ -44,6 +45,7 @@ class Task:
     feedback: Callable[..., str]
     revision_conversation: Callable[[list[dict], str, str], list[dict]]
     suffix: str
+    description: str
     turns: int = 1
     feedback_image_px: int = 128
 
