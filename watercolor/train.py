@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import statistics
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import hydra
@@ -172,21 +173,32 @@ def step_callbacks(
     return [*clock, *memory, logger, GenerationClock(scorer)]
 
 
-@hydra.main(version_base="1.3", config_path="../conf", config_name="train")
-def main(cfg: DictConfig) -> float:
-    check_settings(cfg)
-    run_dir = Path(HydraConfig.get().runtime.output_dir)
-    if reason := skip_reason(cfg.study, cfg.seed, arm_of(HydraConfig.get().runtime.choices)):
-        print(f"study: not training: {reason}", flush=True)
-        return float("nan")
-    torch.set_num_threads(cfg.threads or idle_cores())
-    set_seed(cfg.seed)
-    model, tokenizer, peft_config = build_policy(cfg.model)
-    weights = weights_fingerprint(model.name_or_path)  # the directory it was loaded from
-    if HydraConfig.get().mode == RunMode.MULTIRUN:  # a study's parts start from one model
-        check_weights(cfg.study, weights)
-    task = build_task(cfg.task)
-    dataset = build_dataset(task)
+@dataclass
+class Inputs:
+    """What a GRPOTrainer gets besides the model and the dataset: the tokenizer (or a
+    processor), the reward functions and weights, the rollout, the environment factory and the
+    callbacks, with the painter and scorer that must be closed after training."""
+
+    tokenizer: object
+    painter: Painter
+    scorer: RolloutScorer
+    callbacks: list[TrainerCallback]
+    reward_funcs: list
+    reward_weights: list[float] | None
+    rollout: object | None
+    episodes: SubmitEpisodes | None
+    trainer_kwargs: dict
+
+    def close(self) -> None:
+        close_painter(self.scorer, self.painter)
+        if self.episodes:
+            self.episodes.close()
+
+
+def build_inputs(cfg: DictConfig, task: Task, tokenizer) -> Inputs:
+    """The painter, the scorer over it (the run's reward set), the callbacks and the way the
+    group is generated: TRL itself, revision episodes or overlap_rendering (hf sampler only),
+    or, for models that take images revising, TRL's tool loop (the environment owns the reward)."""
     painter = build_painter(cfg.renderer, cfg.task.episode)
     logger = RolloutLogger(every=cfg.tracking.log_canvases_every)
     trainer_kwargs = OmegaConf.to_container(cfg.trainer, resolve=True)
@@ -201,53 +213,71 @@ def main(cfg: DictConfig) -> float:
     )
     callbacks = step_callbacks(logger, scorer, rewards_cpu)
     reward_funcs, reward_weights = scorer.reward_functions()
-    # TRL generates; revision episodes and overlap_rendering (hf sampler only) generate here.
     rollout = build_rollout(cfg, scorer, task)
-    # Models that take images revise through TRL's tool loop; the environment owns the reward.
     if episodes := build_submit_episodes(cfg, scorer, painter, task):
         tokenizer = load_processor(model_source(cfg.model))
         reward_funcs, reward_weights, rollout = [], None, None
         trainer_kwargs.setdefault("max_tool_calling_iterations", task.turns)  # then no more
-    args = GRPOConfig(
-        **trainer_kwargs,
+    return Inputs(tokenizer, painter, scorer, callbacks, reward_funcs, reward_weights, rollout,
+                  episodes, trainer_kwargs)  # fmt: skip
+
+
+def grpo_args(cfg: DictConfig, inputs: Inputs, run_dir: Path) -> GRPOConfig:
+    return GRPOConfig(
+        **inputs.trainer_kwargs,
         output_dir=str(run_dir),
         seed=cfg.seed,
-        reward_weights=reward_weights,
+        reward_weights=inputs.reward_weights,
         # RolloutLogger logs the run (watercolor/mlflow_callback.py says why not report_to);
         # "mlflow" here only lets TRL log its profiling blocks into the active run.
         report_to=["mlflow"] if cfg.tracking.trl_profiling else "none",
     )
-    params = flatten(OmegaConf.to_container(cfg, resolve=True))
+
+
+def starting_weights(cfg: DictConfig, model) -> str:
+    """The fingerprint of the weights the run starts from; a study's job refuses other weights
+    than its study's (`watercolor.study.check_weights`)."""
+    weights = weights_fingerprint(model.name_or_path)  # the directory it was loaded from
+    if HydraConfig.get().mode == RunMode.MULTIRUN:  # a study's parts start from one model
+        check_weights(cfg.study, weights)
+    return weights
+
+
+@hydra.main(version_base="1.3", config_path="../conf", config_name="train")
+def main(cfg: DictConfig) -> float:
+    check_settings(cfg)
+    run_dir = Path(HydraConfig.get().runtime.output_dir)
+    if reason := skip_reason(cfg.study, cfg.seed, arm_of(HydraConfig.get().runtime.choices)):
+        print(f"study: not training: {reason}", flush=True)
+        return float("nan")
+    torch.set_num_threads(cfg.threads or idle_cores())
+    set_seed(cfg.seed)
+    model, tokenizer, peft_config = build_policy(cfg.model)
+    weights = starting_weights(cfg, model)
+    task = build_task(cfg.task)
+    dataset = build_dataset(task)
+    inputs = build_inputs(cfg, task, tokenizer)
+    args = grpo_args(cfg, inputs, run_dir)
     tags = run_tags(cfg, weights)
     with mlflow_run(
-        cfg.tracking.uri,
-        cfg.tracking.experiment,
-        params=params,
-        tags=tags,
-        run_dir=run_dir,
+        cfg.tracking.uri, cfg.tracking.experiment,
+        params=flatten(OmegaConf.to_container(cfg, resolve=True)), tags=tags, run_dir=run_dir,
         artifact_root=cfg.tracking.artifacts,
         run_name=run_name(arm_of(tags), cfg.seed),  # arm (or reward set), seed, start time
         resume_running=cfg.resume,  # a killed job's run is still RUNNING; resume=true asks
-    ):
+    ):  # fmt: skip
         trainer = GRPOTrainer(
-            model=model,
-            processing_class=tokenizer,
-            reward_funcs=reward_funcs,
-            args=args,
-            train_dataset=dataset,
-            callbacks=callbacks,
-            rollout_func=rollout,
-            environment_factory=episodes,
+            model=model, processing_class=inputs.tokenizer, reward_funcs=inputs.reward_funcs,
+            args=args, train_dataset=dataset, callbacks=inputs.callbacks,
+            rollout_func=inputs.rollout, environment_factory=inputs.episodes,
             peft_config=peft_config,
-        )
+        )  # fmt: skip
         trainer.remove_callback(MLflowCallback)  # with report_to mlflow: RolloutLogger logs rows
-        checkpoint = get_last_checkpoint(str(run_dir)) if cfg.resume else None
         try:
+            checkpoint = get_last_checkpoint(str(run_dir)) if cfg.resume else None
             trainer.train(resume_from_checkpoint=checkpoint)
         finally:
-            close_painter(scorer, painter)
-            if episodes:
-                episodes.close()
+            inputs.close()
         trainer.save_model(str(run_dir / "final"))
         mlflow.log_artifacts(str(run_dir / "final"), "final_model")
         mlflow.log_text(OmegaConf.to_yaml(cfg, resolve=True), "config.yaml")
