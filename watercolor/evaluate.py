@@ -33,9 +33,7 @@ import asyncio
 import json
 import re
 import sys
-import zlib
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import hydra
@@ -45,12 +43,10 @@ import torch
 from hydra.core.hydra_config import HydraConfig
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
-from tqdm.auto import tqdm
 
 from watercolor import config, usage
-from watercolor.behaviour import behaviour_row, nanmean, summarise_behaviour
-from watercolor.canvas import Canvas, Status
-from watercolor.cores import torch_threads
+from watercolor.behaviour import nanmean, summarise_behaviour
+from watercolor.canvas import Status
 from watercolor.gallery import gallery_html
 from watercolor.policy.loading import load_policy
 from watercolor.policy.tiny import BUILD_INFO
@@ -58,28 +54,21 @@ from watercolor.provenance import weights_fingerprint
 from watercolor.records import store_config
 from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
-from watercolor.rewards.diversity import group_diversity
+from watercolor.revise_eval import evaluate_revisions
+from watercolor.revision_stats import revision_measures
 from watercolor.rewards.reward_set import RewardSet
+from watercolor.sampling import (
+    configured,
+    configured_task,
+    generate_samples,
+    paint_replies,
+    save_canvases,
+    score_rows,
+)
 from watercolor.tasks import Task, build_task
 from watercolor.tracking import RUN_ID_FILE, flatten, mlflow_run, use_store
 
 MLFLOW_RUN_ID = re.compile(r"[0-9a-f]{32}")
-
-
-@dataclass(frozen=True)
-class Sample:
-    """One generated reply to one prompt."""
-
-    prompt_index: int
-    prompt: str
-    sample: int
-    reply: str
-    tokens: int  # completion tokens, the end-of-turn token included
-    truncated: bool  # stopped by max_new_tokens, not by the model
-
-    @property
-    def key(self) -> str:
-        return f"p{self.prompt_index:02d}_s{self.sample:02d}"
 
 
 # --- reward sets and checkpoints ----------------------------------------------------------------
@@ -150,178 +139,6 @@ def _run_id_beside(path: Path) -> str | None:
 
 
 # --- sample, paint, score -----------------------------------------------------------------------
-
-
-def generate_samples(
-    model,
-    tokenizer,
-    prompts: Sequence[str],
-    *,
-    samples: int,
-    seed: int = 0,
-    generation: Mapping | None = None,
-    chat_template_kwargs: Mapping | None = None,
-    threads: int | None = None,
-    progress: bool = True,
-    conversation: Callable[[str], list[dict]] | None = None,
-) -> list[Sample]:
-    """`samples` replies per prompt with `model.generate` (sampling, seeded per prompt).
-
-    `generation`: `generate` settings (`sampling_settings` fills in the completion limit).
-    `threads`: torch threads (None: the cores not already busy; see `torch_threads`).
-    `conversation`: the task's prompt -> chat messages (None: the configured task's, conf/task).
-    """
-    settings = sampling_settings(generation)
-    conversation = conversation or configured_task().conversation
-    replies = []
-    with torch_threads(threads):
-        for i, prompt in enumerate(tqdm(prompts, desc="generate", disable=not progress)):
-            messages = conversation(prompt)
-            replies += prompt_replies(model, tokenizer, i, prompt, messages, samples, seed,
-                                       settings, chat_template_kwargs or {})  # fmt: skip
-    return replies
-
-
-def sampling_settings(generation: Mapping | None) -> dict:
-    """`generate` settings: sampling, with `generation` over it; without a `max_new_tokens`
-    there, the configured one (conf/evaluate.yaml's: the trainer's `max_completion_length`)."""
-    if generation is None or "max_new_tokens" not in generation:
-        limit = config.compose_config("evaluate").generation.max_new_tokens
-        generation = {"max_new_tokens": limit, **(generation or {})}
-    return {"do_sample": True, **generation}
-
-
-def training_sampling(train: DictConfig) -> tuple[dict, dict | None]:
-    """`generation` and `chat_template_kwargs` of conf/evaluate.yaml read against a composed
-    training config (its trainer group): how that training samples, for `generate_samples`."""
-    own = OmegaConf.to_container(config.compose_config("evaluate"), resolve=False)
-    keys = ("generation", "chat_template_kwargs")
-    node = OmegaConf.create({"trainer": OmegaConf.to_container(train.trainer, resolve=True)}
-                            | {key: own[key] for key in keys})  # fmt: skip
-    return tuple(OmegaConf.to_container(node, resolve=True)[key] for key in keys)
-
-
-def configured(key: str):
-    """A part of conf/evaluate.yaml (`renderer`), built: what a caller without Hydra gets by
-    default, so it paints as training does."""
-    return instantiate(OmegaConf.select(config.compose_config("evaluate"), key))
-
-
-def configured_task() -> Task:
-    """The task conf/evaluate.yaml names (its `task` group), built: what a caller without Hydra
-    gets by default, so it asks and paints as training does."""
-    return build_task(config.compose_config("evaluate").task)
-
-
-def prompt_replies(model, tokenizer, index: int, prompt: str, messages: list[dict],
-                    samples: int, seed: int, settings: dict,
-                    template_kwargs: Mapping) -> list[Sample]:  # fmt: skip
-    """`samples` replies to one prompt (as chat `messages`), sampled with the prompt's own seed."""
-    text = tokenizer.apply_chat_template(
-        messages, tokenize=False, add_generation_prompt=True, **template_kwargs
-    )
-    inputs = tokenizer(text, return_tensors="pt", add_special_tokens=False).to(model.device)
-    torch.manual_seed(prompt_seed(seed, prompt))
-    with torch.no_grad():
-        output = model.generate(**inputs, num_return_sequences=samples, **settings)
-    completions = output[:, inputs["input_ids"].shape[1] :]
-    return [_sample(tokenizer, index, prompt, j, ids) for j, ids in enumerate(completions)]
-
-
-def prompt_seed(seed: int, prompt: str) -> int:
-    """The sampling seed of one prompt: fixed by `seed` and the text, not by its position."""
-    return zlib.crc32(f"{seed}:{prompt}".encode())
-
-
-def _sample(tokenizer, prompt_index: int, prompt: str, sample: int, ids: torch.Tensor) -> Sample:
-    ends = (ids == tokenizer.eos_token_id).nonzero()
-    length = int(ends[0]) + 1 if len(ends) else len(ids)
-    reply = tokenizer.decode(ids[:length], skip_special_tokens=True)
-    return Sample(prompt_index, prompt, sample, reply, length, truncated=not len(ends))
-
-
-async def paint_replies(
-    replies: Sequence[str], painter: LocalPainter, seed: int = 0, progress: bool = True
-) -> list[Canvas]:
-    """Every reply rendered once by `painter` (concurrently, up to its pool size), then closed."""
-    with tqdm(total=len(replies), desc="render", disable=not progress) as bar:
-
-        async def one(reply: str) -> Canvas:
-            canvas = await painter(reply, seed)
-            bar.update()
-            return canvas
-
-        try:
-            return list(await asyncio.gather(*(one(reply) for reply in replies)))
-        finally:
-            await painter.close()
-
-
-def score_rows(
-    samples: Sequence[Sample], canvases: Sequence[Canvas], reward_sets: Mapping[str, RewardSet]
-) -> list[dict]:
-    """One row per sample: what it is, how it rendered, and its score under every reward set.
-
-    Each prompt's samples are scored together, as a GRPO group would be, so group components
-    (and the diversity column) compare a canvas with the other paintings of the same prompt.
-    Diversity is NaN for a canvas that did not paint (status not ok), like the other
-    painted-only behaviour columns.
-    """
-    rows = [_base_row(sample, canvas) for sample, canvas in zip(samples, canvases, strict=True)]
-    for indices in _groups(samples).values():
-        group = [canvases[i] for i in indices]
-        prompts = [samples[i].prompt for i in indices]
-        for i, diversity in zip(indices, group_diversity(group), strict=True):
-            rows[i]["diversity"] = diversity if canvases[i].ok else float("nan")
-        for name, reward_set in reward_sets.items():
-            for i, score in zip(
-                indices, reward_set.score_batch(group, prompt=prompts), strict=True
-            ):
-                rows[i][f"total/{name}"] = score.total
-                rows[i][f"gate/{name}"] = score.gate_passed
-                rows[i] |= {f"{name}/{c}": v for c, v in score.components.items()}
-    return rows
-
-
-def _groups(samples: Sequence[Sample]) -> dict[int, list[int]]:
-    groups: dict[int, list[int]] = {}
-    for i, sample in enumerate(samples):
-        groups.setdefault(sample.prompt_index, []).append(i)
-    return groups
-
-
-def _base_row(sample: Sample, canvas: Canvas) -> dict:
-    return {
-        "key": sample.key,
-        "prompt_index": sample.prompt_index,
-        "prompt": sample.prompt,
-        "sample": sample.sample,
-        "status": str(canvas.status),
-        "violations": ",".join(canvas.violations),
-        "errors": " | ".join(canvas.errors)[:500],
-        "completion_tokens": sample.tokens,
-        "completion_chars": len(sample.reply),
-        "truncated": sample.truncated,
-        "render_s": canvas.timings.get("total_ms", 0.0) / 1000,
-        "reply": sample.reply,
-    } | behaviour_row(canvas, sample.reply)
-
-
-def save_canvases(
-    samples: Sequence[Sample], canvases: Sequence[Canvas], folder: Path, suffix: str
-) -> list:
-    """Write `<key>.png` (when painted) and `<key><suffix>` (the reply's code: the task's file
-    suffix, ".js" for painting) per sample; the PNG names (or None)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    names = []
-    for sample, canvas in zip(samples, canvases, strict=True):
-        (folder / f"{sample.key}{suffix}").write_text(canvas.sketch or sample.reply)
-        name = None
-        if canvas.png is not None:
-            name = f"{sample.key}.png"
-            (folder / name).write_bytes(canvas.png)
-        names.append(name)
-    return names
 
 
 def evaluate_model(
@@ -492,8 +309,6 @@ def evaluate_revising(model_path, prompts, reward_sets, feedback_set: RewardSet,
     naming the components of `feedback_set` (`feedback_rewards`: the model's own), written as
     samples.csv/parquet and revision.json (each measure with its CI, per reward set); the
     summary of the drafts plus every measure's mean as `revision/<set>/<measure>`."""
-    from watercolor.revise_eval import evaluate_revisions, revision_measures  # it imports us
-
     table = evaluate_revisions(model_path, prompts, reward_sets,
                                feedback_rewards=feedback_set, **settings)  # fmt: skip
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,7 @@ scorer: does the set trained with it score highest under it, by how much) and
 (the same pairs' differences tested at the level of seeds, an exact permutation test). Rows are arms
 (`watercolor.records.arm_of`: the reward set trained with, unless the study swept `arm`).
 Evaluations of revision episodes (`task.turns` 2) show their drafts there, and add
-`revision_ci.csv` (`watercolor.revise_eval.arm_revision_table`: every revision measure per arm
+`revision_ci.csv` (`watercolor.revision_stats.arm_revision_table`: every revision measure per arm
 and per pair of arms).
 """
 
@@ -34,6 +34,7 @@ from watercolor import stats
 from watercolor.behaviour import BEHAVIOURS
 from watercolor.gallery import gallery_html, relative
 from watercolor.records import Records
+from watercolor.revision_stats import arm_revision_table
 
 # --- evaluations: "trained with x scored by" ----------------------------------------------------
 
@@ -362,8 +363,6 @@ def write_matrix(
     if len(samples):
         paths |= write_statistics(samples, out_dir, resamples, seed)
     if "role" in every_role:
-        from watercolor.revise_eval import arm_revision_table  # torch: only for revisions
-
         paths["revision_ci"] = out_dir / "revision_ci.csv"
         table = arm_revision_table(every_role, baseline=UNTRAINED, resamples=resamples,
                                    seed=seed)  # fmt: skip

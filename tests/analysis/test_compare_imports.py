@@ -5,11 +5,18 @@ or TRL, which took 10-16 s of every `python -m watercolor.compare`."""
 import subprocess
 import sys
 
+import pytest
+
 HEAVY = ("torch", "transformers", "peft", "trl")
 
 
-def test_importing_compare_does_not_load_the_training_stack():
-    module = "watercolor.compare"  # which imports watercolor.tracking
+ANALYSIS = ("watercolor.compare", "watercolor.matrix", "watercolor.revision_stats",
+            "watercolor.records", "watercolor.stats", "watercolor.provenance")  # fmt: skip
+
+
+@pytest.mark.parametrize("module", ANALYSIS)
+def test_importing_compare_does_not_load_the_training_stack(module):
+    # compare imports watercolor.tracking and matrix; matrix the revision measures
     probe = f"import sys, {module}; print(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True

@@ -19,14 +19,9 @@ from watercolor.canvas import Canvas, Status
 from watercolor.config import reward_set_names
 from watercolor.cores import torch_threads
 from watercolor.evaluate import (
-    Sample,
     evaluate_model,
-    generate_samples,
     load_reward_sets,
-    paint_replies,
     resolve_checkpoint,
-    save_canvases,
-    score_rows,
     summarise,
     write_report,
 )
@@ -34,6 +29,7 @@ from watercolor.policy.loading import load_policy
 from watercolor.policy.tiny import SMOKE, ensure_tiny_model
 from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
+from watercolor.sampling import Sample, generate_samples, paint_replies, save_canvases, score_rows
 from watercolor.tasks.painting import sample_sketches
 from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.prompts import prompts

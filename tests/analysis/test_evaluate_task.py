@@ -1,13 +1,14 @@
-"""`evaluate` asks and paints as the configured task says (conf/task), not as painting does."""
+"""`evaluate` (its sampling) asks and paints as the configured task says (conf/task), not as
+painting does."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from watercolor.config import compose_train
-from watercolor.evaluate import configured, configured_task, generate_samples, sampling_settings
 from watercolor.policy.loading import load_policy
 from watercolor.policy.tiny import SMOKE, ensure_tiny_model
+from watercolor.sampling import configured, configured_task, generate_samples, sampling_settings
 
 CACHE = Path(__file__).resolve().parents[2] / "outputs" / "cache"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from omegaconf import OmegaConf
 
-from watercolor import evaluate
+from watercolor import sampling
 from watercolor.config import compose_config, compose_train, model_source
 from watercolor.policy import loading
 from watercolor.policy.corpus import Mixture, generate_corpus
@@ -44,7 +44,7 @@ def test_a_model_is_sampled_as_evaluate_samples_it(monkeypatch):
     given = {}
     monkeypatch.setattr(loading, "load_policy", lambda path: (None, None))
     monkeypatch.setattr(
-        evaluate, "generate_samples", lambda *a, **kwargs: given.update(kwargs) or []
+        sampling, "generate_samples", lambda *a, **kwargs: given.update(kwargs) or []
     )
     model_kinds("Qwen/Qwen3.5-4B", compose_train(overrides), samples=2, num_prompts=1)
     evaluation = compose_config("evaluate", overrides)
@@ -63,7 +63,7 @@ def test_a_model_is_asked_in_the_composed_tasks_conversation(monkeypatch):
     given = {}
     monkeypatch.setattr(loading, "load_policy", lambda path: (None, None))
     monkeypatch.setattr(
-        evaluate, "generate_samples", lambda *a, **kwargs: given.update(kwargs) or []
+        sampling, "generate_samples", lambda *a, **kwargs: given.update(kwargs) or []
     )
     cfg = compose_train([f"task.conversation._target_={__name__}.user_only"])
     model_kinds("Qwen/Qwen3.5-4B", cfg, samples=1, num_prompts=1)

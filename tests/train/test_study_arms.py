@@ -17,7 +17,7 @@ from train_helpers import REPO, finished_study_job
 from watercolor import matrix, records, study
 from watercolor.config import compose_config
 from watercolor.records import Evaluation, Records
-from watercolor.revise_eval import arm_revision_table
+from watercolor.revision_stats import arm_revision_table
 from watercolor.tracking import mlflow_run, run_name
 
 

@@ -37,10 +37,10 @@ from watercolor import study, usage
 from watercolor.behaviour import OPAQUE_ALPHA, fill_alphas
 from watercolor.canvas import Status
 from watercolor.config import compose_train, reward_set, reward_set_names
-from watercolor.evaluate import paint_replies
 from watercolor.policy.corpus import KINDS, Example, Mixture, make_example
 from watercolor.policy.sketches import UNDEFINED_CALLS
 from watercolor.render.painters import LocalPainter
+from watercolor.sampling import paint_replies
 from watercolor.tasks.painting.gate import check_reply
 
 DEFAULT_REWARDS = ("coarse", "fine_grained", "gated")
@@ -146,8 +146,8 @@ def model_kinds(
     sampled as training samples (as `watercolor.evaluate` does: the trainer's temperature,
     top_p, top_k, completion limit and chat template settings; each prompt asked in `cfg`'s
     task conversation, system prompt included): their kinds, tokens and truncation."""
-    from watercolor.evaluate import generate_samples, training_sampling  # torch: only here
     from watercolor.policy.loading import load_policy
+    from watercolor.sampling import generate_samples, training_sampling  # torch: only here
 
     model, tokenizer = load_policy(model_dir)
     prompts = instantiate(cfg.task.eval_prompts)[:num_prompts]
