@@ -55,16 +55,20 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 from mlflow.entities import Run
-from mlflow.exceptions import MlflowException
-from mlflow.protos.databricks_pb2 import RESOURCE_DOES_NOT_EXIST, ErrorCode
 
 from watercolor import matrix as matrices
 from watercolor import records, stats, usage
 from watercolor.canvas_sources import RenderedCanvases, StoreCanvases
 from watercolor.config import tracking_defaults
 from watercolor.gallery import gallery_html, relative, score_text
-from watercolor.records import PROVENANCE, Records
-from watercolor.tracking import RUN_ID_FILE, mlflow_run, tracking_uri
+from watercolor.records import (
+    Records,
+    evaluations,
+    provenance_table,
+    provenance_warnings,
+    select_runs,
+)
+from watercolor.tracking import mlflow_run, tracking_uri
 
 # The table's metrics (regular expressions) and which way is better (None: no "best").
 # Names as training logs them (`watercolor.tracking.metric_name`).
@@ -81,55 +85,6 @@ CURVE_METRICS = (
 )  # fmt: skip
 COMPONENT_METRICS = (r"reward/raw/.+",)
 ROLLOUT_STEP = re.compile(r"rollouts/step_(\d+)$")
-
-
-# --- which runs ---------------------------------------------------------------------------------
-
-
-def select_runs(
-    client: mlflow.MlflowClient,
-    *,
-    experiment: str | None = None,
-    sweep_dir: str | Path | None = None,
-    run_ids: Sequence[str] = (),
-    filter_string: str = "",
-    study: str | None = None,
-) -> list[Run]:
-    """Runs of an experiment, of a Hydra sweep dir (its jobs' `mlflow_run_id`), of a study
-    (its `study` tag, finished runs only: a part cut off and run again leaves a RUNNING run)
-    or by id.
-
-    Experiment, sweep and study selections skip runs tagged with a `kind` (evaluate, compare).
-    An experiment or run id the store does not hold is a usage error (`watercolor.usage`).
-    """
-    if experiment is not None:
-        found = client.get_experiment_by_name(experiment)
-        if found is None:
-            usage.fail(f"no MLflow experiment named {experiment!r} in {client.tracking_uri}")
-        runs = client.search_runs(
-            [found.experiment_id], filter_string, order_by=["attributes.start_time ASC"]
-        )
-        return [run for run in runs if "kind" not in run.data.tags]
-    if sweep_dir is not None:
-        files = sorted(Path(sweep_dir).rglob(RUN_ID_FILE))
-        runs = [stored_run(client, file.read_text().strip()) for file in files]
-        return [run for run in runs if "kind" not in run.data.tags]
-    if study is not None:
-        ids = [e.experiment_id for e in client.search_experiments()]
-        runs = client.search_runs(ids, f"tags.study = '{study}' and attributes.status = 'FINISHED'",
-                                  order_by=["attributes.start_time ASC"])  # fmt: skip
-        return [run for run in runs if "kind" not in run.data.tags]
-    return [stored_run(client, run_id) for run_id in run_ids]
-
-
-def stored_run(client: mlflow.MlflowClient, run_id: str) -> Run:
-    """The run `run_id` of the store; a usage error when the store has no such run."""
-    try:
-        return client.get_run(run_id)
-    except MlflowException as error:
-        if error.error_code != ErrorCode.Name(RESOURCE_DOES_NOT_EXIST):
-            raise
-        usage.fail(f"no MLflow run {run_id} in {client.tracking_uri}")
 
 
 # --- metrics ------------------------------------------------------------------------------------
@@ -186,47 +141,6 @@ def sort_key(info: dict) -> tuple:
     seed = str(info.get("seed", ""))
     return (str(info.get("arm", "")), int(seed) if seed.isdigit() else math.inf, seed,
             info.get("run_id", ""))  # fmt: skip
-
-
-def provenance_table(found: Records, labels: pd.Series) -> pd.DataFrame:
-    """Per run: label, reward set, arm, seed, commit, dirty, config hash, study and the
-    fingerprint of the weights it started from."""
-    rows = [{"label": label, "reward_set": info["reward_set"], "arm": info["arm"],
-             "seed": info["seed"]}
-            | {name: info.get(name, "") for name in PROVENANCE} | {"run_id": info["run_id"]}
-            for label, info in zip(labels, found.runs, strict=True)]  # fmt: skip
-    return pd.DataFrame(rows)
-
-
-def provenance_warnings(table: pd.DataFrame) -> list[str]:
-    """What makes the runs not one study with one training path: runs of one arm with
-    different config hashes, runs that started from different weights (the same config built
-    on another CPU), several commits, uncommitted training code, several studies."""
-    warnings = []
-    for arm, rows in table.groupby("arm", sort=True):
-        hashes = sorted(set(rows["config_hash"]))
-        if len(hashes) > 1:
-            warnings.append(f"runs of {arm} differ in more than their seed: config "
-                            f"hashes {', '.join(h or '(none)' for h in hashes)}")  # fmt: skip
-    if len(weights := sorted(set(table["weights"]) - {""})) > 1:
-        by_weights = {w: ", ".join(table.loc[table["weights"] == w, "label"]) for w in weights}
-        listed = "; ".join(f"{w}: {labels}" for w, labels in by_weights.items())
-        warnings.append("runs started from different weights (one model config built on "
-                        f"several machines?): {listed}")  # fmt: skip
-    commits = sorted(set(table["commit"]))
-    if len(commits) > 1:
-        by_commit = {c: ", ".join(table.loc[table["commit"] == c, "label"]) for c in commits}
-        warnings.append("runs come from several commits (check that nothing that changes what "
-                        "training computes landed between them): "
-                        + "; ".join(f"{c[:10] or '(none)'}: {labels}"
-                                    for c, labels in by_commit.items()))  # fmt: skip
-    if (table["dirty"] == "true").any():
-        dirty = ", ".join(table.loc[table["dirty"] == "true", "label"])
-        warnings.append(f"runs trained with uncommitted changes to the training code: {dirty}")
-    if len(studies := sorted(set(table["study"]) - {""})) > 1:
-        warnings.append(f"runs of {len(studies)} studies are pooled: {', '.join(studies)} "
-                        "(select one with --study or --records)")  # fmt: skip
-    return warnings
 
 
 def metric_order(columns: Sequence[str]) -> list[str]:
@@ -369,34 +283,6 @@ def write_gallery(canvases, table: pd.DataFrame, found: Records, out_dir: Path) 
     path = out_dir / "gallery.html"
     path.write_text(gallery_html("compare: canvases at the same step", sections))
     return path
-
-
-def evaluations(
-    client: mlflow.MlflowClient, runs: Sequence[Run], studies: Sequence[str] | None = None
-) -> list[Run]:
-    """The `kind=evaluate` runs that belong with `runs`, in the runs' experiments: the newest
-    evaluation of each of `runs`, and the untrained model's evaluations of the runs' own
-    studies (`studies`; default: the runs' `study` tags), the matrix's baseline row.
-
-    An untrained evaluation of another study (an earlier one, a smoke one) never counts. Runs
-    of no study (single runs) take the untrained evaluations of no study (`evaluate` by hand).
-    """
-    by_id = {run.info.run_id for run in runs}
-    if studies is None:
-        studies = {run.data.tags.get("study", "") for run in runs}
-    experiment_ids = sorted({run.info.experiment_id for run in runs})
-    found = client.search_runs(
-        experiment_ids, "tags.kind = 'evaluate'", order_by=["attributes.start_time DESC"]
-    )
-    newest: dict[str, Run] = {}
-    untrained = []
-    for evaluation in found:
-        source = evaluation.data.tags.get("source_run_id")
-        if source is None and evaluation.data.tags.get("study", "") in set(studies):
-            untrained.append(evaluation)
-        elif source in by_id and source not in newest:
-            newest[source] = evaluation
-    return untrained + list(newest.values())
 
 
 # --- entry point --------------------------------------------------------------------------------

@@ -19,8 +19,8 @@ TABLES = ("runs", "aggregate", "provenance", "curves", "matrix", "matrix_aggrega
 
 def store_records(store) -> records.Records:
     client = mlflow.MlflowClient(store["uri"])
-    runs = compare.select_runs(client, study=STUDY)
-    return records.from_store(client, runs, compare.evaluations(client, runs))
+    runs = records.select_runs(client, study=STUDY)
+    return records.from_store(client, runs, records.evaluations(client, runs))
 
 
 @pytest.fixture
@@ -59,9 +59,9 @@ def test_a_job_without_its_evaluation_is_not_done(exported):
 def test_compare_gives_the_same_tables_from_the_records_as_from_the_store(store, exported,
                                                                           tmp_path):  # fmt: skip
     client = mlflow.MlflowClient(store["uri"])
-    runs = compare.select_runs(client, study=STUDY)
+    runs = records.select_runs(client, study=STUDY)
     options = {"resamples": 300, "seed": 3, "gallery": False}
-    found = records.from_store(client, runs, compare.evaluations(client, runs))
+    found = records.from_store(client, runs, records.evaluations(client, runs))
     from_store = compare.compare(found, None, tmp_path / "store", **options)
     from_records = compare.compare(records.read(exported), None, tmp_path / "records", **options)
     for name in TABLES:
@@ -102,11 +102,11 @@ def test_compare_main_reads_a_records_folder_and_logs_nothing(store, exported, t
 
 def test_a_study_reads_its_own_baseline_never_another_studys(store):
     client = mlflow.MlflowClient(store["uri"])
-    runs = compare.select_runs(client, experiment=EXPERIMENT)
-    found = {e.info.run_id for e in compare.evaluations(client, runs)}
+    runs = records.select_runs(client, experiment=EXPERIMENT)
+    found = {e.info.run_id for e in records.evaluations(client, runs)}
     assert store["evaluations"][None] in found
     assert store["evaluations"]["other study"] not in found
-    elsewhere = compare.evaluations(client, runs, studies=["another-study"])
+    elsewhere = records.evaluations(client, runs, studies=["another-study"])
     assert store["evaluations"]["other study"] in {e.info.run_id for e in elsewhere}
     assert store["evaluations"][None] not in {e.info.run_id for e in elsewhere}
 

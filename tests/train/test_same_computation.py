@@ -12,6 +12,8 @@ not the directory the command starts in. Both read the smoke painter from this c
   identical, statuses and violations too, every score within `SCORE_TOLERANCE`.
 - `train`: one GRPO step (the sampled group is the initial model's): its rollouts table, the
   same comparison.
+- `compare --records`: both committed studies' tables (every CSV compare writes, galleries
+  left out) rebuilt from their records, byte for byte.
 
 Why a tolerance on scores at all: SwiftShader renders one sketch with one seed to pixels that
 differ by a few levels from run to run (tests/render/test_paint.py allows it), and the scores
@@ -59,13 +61,15 @@ def baseline(tmp_path_factory) -> Path:
                    check=False, capture_output=True)  # fmt: skip
 
 
-def run(tree: Path, out: Path, module: str, *overrides: str) -> Path:
-    """`python -m <module> <overrides>` importing `tree`'s package, its outputs under `out`."""
+def run(tree: Path, out: Path, module: str, *overrides: str, hydra: bool = True) -> Path:
+    """`python -m <module> <overrides>` importing `tree`'s package, its outputs under `out`
+    (a Hydra command at smoke scale with seed 1, or, `hydra=False`, a plain CLI)."""
     out.mkdir(parents=True)
     env = {k: v for k, v in os.environ.items() if k != "MLFLOW_TRACKING_URI"}
     env |= {"PYTHONSAFEPATH": "1", "PYTHONPATH": str(tree)}
     paths = [f"paths.outputs={out}", f"paths.cache={ROOT}/outputs/cache"]
-    command = [sys.executable, "-m", module, "debug=smoke", "seed=1", *paths, *overrides]
+    settings = ["debug=smoke", "seed=1", *paths] if hydra else []
+    command = [sys.executable, "-m", module, *settings, *overrides]
     done = subprocess.run(command, cwd=out, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, f"{module} at {tree}:\n{done.stderr[-3000:]}"
     return out
@@ -108,3 +112,21 @@ def test_a_training_step_samples_and_scores_as_before(baseline, tmp_path):
     components = [c for c in before.columns if c.startswith("c.")]
     assert_same(before, after, ["step", "prompt", "reply", "status", "violations"],
                 ["reward", *components])  # fmt: skip
+
+
+STUDIES = ["2026-12-01_three_rewards_v2", "2026-12-02_revise_study"]
+
+
+@pytest.mark.parametrize("study", STUDIES)
+def test_a_studys_tables_rebuild_byte_for_byte(baseline, tmp_path, study):
+    records = ROOT / "experiments" / study / "records"
+    tables = {}
+    for side, tree in (("before", baseline), ("after", ROOT)):
+        out = tmp_path / side
+        run(tree, out, "watercolor.compare", "--records", str(records), "--out", str(out / "t"),
+            "--no-gallery", "--no-log", hydra=False)  # fmt: skip
+        tables[side] = {p.name: p.read_bytes() for p in sorted((out / "t").glob("*.csv"))}
+    assert len(tables["before"]) >= 8, sorted(tables["before"])
+    assert sorted(tables["after"]) == sorted(tables["before"])
+    for name, content in tables["before"].items():
+        assert tables["after"][name] == content, name

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from watercolor import compare, records
+from watercolor import records
 from watercolor.provenance import weights_fingerprint
 from watercolor.study import OtherWeightsError, check_weights
 
@@ -105,7 +105,7 @@ def test_compare_warns_when_a_studys_runs_started_from_different_weights():
         "commit": ["c"] * 3, "dirty": ["false"] * 3, "study": ["s"] * 3,
         "weights": ["aaaaaaaaaaaa", "", "bbbbbbbbbbbb"],
     })  # fmt: skip
-    (warned,) = [w for w in compare.provenance_warnings(table) if "different weights" in w]
+    (warned,) = [w for w in records.provenance_warnings(table) if "different weights" in w]
     assert "aaaaaaaaaaaa: single/seed0" in warned and "bbbbbbbbbbbb: revise/seed0" in warned
     table.loc[2, "weights"] = "aaaaaaaaaaaa"  # one model (an unrecorded one says nothing)
-    assert not [w for w in compare.provenance_warnings(table) if "different weights" in w]
+    assert not [w for w in records.provenance_warnings(table) if "different weights" in w]
