@@ -34,8 +34,10 @@ class RolloutLogger(TrainerCallback):
     `record` only queues them; they are written from the trainer's thread at step end.
     """
 
-    def __init__(self, every: int = 1) -> None:
-        self.every = every
+    def __init__(self, every: int = 1, suffix: str = ".txt") -> None:
+        """`every`: log a step's rollouts every this many steps (0: never); `suffix`: the
+        file suffix of each sketch (the task's, `watercolor.tasks.Task.suffix`)."""
+        self.every, self.suffix = every, suffix
         self.pending: list[Rollouts] = []
 
     def record(self, rollouts: Rollouts) -> None:
@@ -45,7 +47,7 @@ class RolloutLogger(TrainerCallback):
 
     def flush(self) -> None:
         while self.pending:
-            log_rollouts(self.pending.pop(0))
+            log_rollouts(self.pending.pop(0), self.suffix)
 
     def on_step_end(self, args, state, control, **kwargs):
         self.flush()

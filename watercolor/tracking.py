@@ -11,11 +11,11 @@ trainer callback that calls `log_rollouts` each step is `watercolor.mlflow_callb
 The run id is written to `<run_dir>/mlflow_run_id`, so a resumed job logs into the same run;
 a run another live job is still logging into is never resumed by accident (see `mlflow_run`).
 Per step: TRL's metrics and the scorer's, under the names `metric_name` gives them (below).
-Every `every` steps:
-a grid PNG of the group's canvases, each canvas PNG, each sketch as `.js` and the rows of the
-run's rollouts table (`mlflow.log_table`: step, canvas image, reward, status, violations,
-components, prompt, reply), which the MLflow UI shows with each canvas beside its reply. Runs
-are named by arm (the reward set, unless a study sweeps `arm`), seed and start time.
+Every `every` steps: a grid PNG of the group's canvases, each canvas PNG, each sketch (with the
+task's suffix: `.js` for painting) and the rows of the run's rollouts table (`mlflow.log_table`:
+step, canvas image, reward, status, violations, components, prompt, reply), which the MLflow UI
+shows with each canvas beside its reply. Runs are named by arm (the reward set, unless a study
+sweeps `arm`), seed and start time.
 
 MLflow 3.17's UI opens in its GenAI mode whatever the experiment holds: the mode is a setting
 of the browser (the "Model training" switch, or `?workflowType=machine_learning` in the URL),
@@ -290,8 +290,9 @@ def canvas_image(canvas: Canvas, placeholder: int = 64) -> Image.Image:
         return image.convert("RGB")
 
 
-def log_rollouts(rollouts: Rollouts) -> None:
-    """Grid, canvases, sketches and the rollouts table of one step, into the active run.
+def log_rollouts(rollouts: Rollouts, suffix: str = ".txt") -> None:
+    """Grid, canvases, sketches and the rollouts table of one step, into the active run; each
+    sketch as `sketch_NN<suffix>` (the task's file suffix: ".js" for painting).
 
     The table (`rollouts.json`, one for the run, each logged step appended) is an MLflow table
     with an image column: the run's Artifacts tab shows each canvas beside its reply and scores.
@@ -304,7 +305,7 @@ def log_rollouts(rollouts: Rollouts) -> None:
         for i, canvas in enumerate(rollouts.canvases):
             if canvas.png is not None:
                 (folder / f"canvas_{i:02d}.png").write_bytes(canvas.png)
-            (folder / f"sketch_{i:02d}.js").write_text(canvas.sketch or rollouts.replies[i])
+            (folder / f"sketch_{i:02d}{suffix}").write_text(canvas.sketch or rollouts.replies[i])
         mlflow.log_artifacts(tmp, f"rollouts/step_{rollouts.step:05d}")
     mlflow.log_table(_table(rollout_rows(rollouts)), artifact_file="rollouts.json")
 

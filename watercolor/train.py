@@ -200,7 +200,7 @@ def build_inputs(cfg: DictConfig, task: Task, tokenizer) -> Inputs:
     group is generated: TRL itself, revision episodes or overlap_rendering (hf sampler only),
     or, for models that take images revising, TRL's tool loop (the environment owns the reward)."""
     painter = build_painter(cfg.renderer, cfg.task.episode)
-    logger = RolloutLogger(every=cfg.tracking.log_canvases_every)
+    logger = RolloutLogger(every=cfg.tracking.log_canvases_every, suffix=task.suffix)
     trainer_kwargs = OmegaConf.to_container(cfg.trainer, resolve=True)
     rewards_cpu = RewardsCpu() if cfg.tracking.cpu_split else None
     scorer = RolloutScorer(

@@ -67,7 +67,7 @@ def test_each_steps_canvases_are_the_browsers_pngs_beside_their_sketches(client,
     logged.canvases[0] = replace(logged.canvases[0], png=stored.getvalue())
     with mlflow_run(client.tracking_uri, "ui", params={}, tags={}, run_dir=tmp_path / "job",
                     artifact_root=str(tmp_path / "art")) as run:  # fmt: skip
-        log_rollouts(logged)
+        log_rollouts(logged, ".js")  # the painting task's suffix
     local = Path(client.download_artifacts(run.info.run_id, "rollouts/step_00002", str(tmp_path)))
     expected = ["grid.png", *(f"canvas_{i:02d}.png" for i in range(3))]  # the refused: no canvas
     expected += [f"sketch_{i:02d}.js" for i in range(4)]
