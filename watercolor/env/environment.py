@@ -48,7 +48,7 @@ import logging
 import random
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from openenv.core.env_server.interfaces import Environment
@@ -88,9 +88,7 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
         `score`; `loop`: the pool's, for the blocking `step`."""
         super().__init__()
         self._pool, self._task, self._score = pool, task, score
-        self._episode: Episode = task.episode
         self._turns = checked_turns(task.turns)
-        self._prompts: Sequence[str] = list(task.train_prompts)
         self._loop = loop
         self._state = PaintState()
 
@@ -104,7 +102,7 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
         """Start an episode: the seed picks the prompt (unless given) and seeds the render."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
-        prompt = prompt or random.Random(seed).choice(self._prompts)
+        prompt = prompt or random.Random(seed).choice(self._task.train_prompts)
         episode_id = episode_id or str(uuid.uuid4())
         self._state = PaintState(episode_id=episode_id, prompt=prompt, seed=seed, turns=self._turns)
         return PaintObservation(prompt=prompt, system_prompt=self._system_prompt(prompt), seed=seed)
@@ -164,7 +162,8 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
         """Run the task's episode on the reply; an exception there is our failure, never the
         sketch's."""
         try:
-            return await self._episode(self._pool, reply, seed=self._state.seed)
+            episode: Episode = self._task.episode
+            return await episode(self._pool, reply, seed=self._state.seed)
         except Exception as error:
             log.exception("render failed")
             errors = [f"render failed: {error!r}"]
