@@ -17,7 +17,7 @@ What the kit holds, as archives (xz) cut into fixed-size chunks, one chunk a par
 - `python`: the pinned wheels of the training path that the machine lacks (`CARRY`: TRL and
   datasets, Hydra and omegaconf with antlr4, MLflow's tracking client with its sqlite store,
   pydantic; transformers and peft at our pins), unpacked with pip for the target Python, plus
-  our p5 and p5.brush (watercolor/render/js/node_modules);
+  our p5 and p5.brush (watercolor/tasks/painting/js/node_modules);
 - `kernels`: flash-linear-attention (Qwen3.5's linear-attention kernels; optional, see env.sh);
 - `renderer`: Playwright (its wheel bundles node) and Debian's `chromium-headless-shell` with the
   files of `chromium-common` it reads (SwiftShader among them), every shared library it links
@@ -128,7 +128,8 @@ nvidia=/usr/local/nvidia/share
 [ -f $nvidia/vulkan/icd.d/nvidia_icd.json ] &&
   export VK_ADD_DRIVER_FILES=$nvidia/vulkan/icd.d/nvidia_icd.json
 # p5 and p5.brush where the render harness reads them (run from the repository's root)
-[ -e watercolor/render/js/node_modules ] || cp -r "$KIT/js/node_modules" watercolor/render/js/
+js=watercolor/tasks/painting/js
+[ -e $js/node_modules ] || cp -r "$KIT/js/node_modules" $js/
 """
 CHROMIUM_SH = """\
 #!/bin/sh
@@ -196,7 +197,7 @@ def built_wheels(requirements: list[str], folder: Path) -> list[str]:
 
 def copy_js_assets(site: Path) -> None:
     """p5 and p5.brush, as npm installed them from the lockfile (what the harness inlines)."""
-    modules = ROOT / "watercolor/render/js/node_modules"
+    modules = ROOT / "watercolor/tasks/painting/js/node_modules"
     for name in ("p5", "p5.brush"):
         shutil.copytree(modules / name, site.parent / "js/node_modules" / name)
 

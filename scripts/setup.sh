@@ -31,11 +31,15 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   touch "$stamp"
 fi
 
-js=watercolor/render/js
-if [ ! -d "$js/node_modules/p5.brush" ] || [ "$js/package-lock.json" -nt "$js/node_modules/.package-lock.json" ]; then
-  say "installing pinned JS libraries (npm ci)"
-  npm ci --prefix "$js" --no-audit --no-fund --loglevel=error
-fi
+# Each task that renders with JS libraries pins them in watercolor/tasks/<task>/js/package-lock.json
+# (painting: p5.js and p5.brush); install every one that is missing or older than its lockfile.
+for lock in watercolor/tasks/*/js/package-lock.json; do
+  js=$(dirname "$lock")
+  if [ ! -f "$js/node_modules/.package-lock.json" ] || [ "$lock" -nt "$js/node_modules/.package-lock.json" ]; then
+    say "installing pinned JS libraries (npm ci --prefix $js)"
+    npm ci --prefix "$js" --no-audit --no-fund --loglevel=error
+  fi
+done
 # The embedded tiny painter: command 1's model and the slow tests' default. Built once into
 # outputs/cache (3-6 min on 2 idle cores), then found in seconds by its name (its build config and
 # the corpus it trains on, watercolor/policy/tiny.py). It takes

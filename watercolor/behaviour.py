@@ -61,6 +61,7 @@ from watercolor.rewards.pixels import View, view
 from watercolor.rewards.texture import translucent_layering
 from watercolor.rewards.translucency import translucent_washes, wash_load
 from watercolor.tasks.painting.episode import paint
+from watercolor.tasks.painting.harness import harness
 from watercolor.tasks.painting.prompts import SPLITS, prompts
 
 NAN = float("nan")
@@ -192,7 +193,7 @@ def corpus_replies(kind: str, count: int, seed: int, split: str = "train") -> li
 
 async def render_replies(replies: Sequence[str], render: RenderConfig) -> list[Canvas]:
     """Each reply gated and rendered once (seed 0) in a fresh pool, closed afterwards."""
-    painter = LocalPainter(render, paint)
+    painter = LocalPainter(render, paint, harness())
     try:
         return list(await asyncio.gather(*(painter(reply, 0) for reply in replies)))
     finally:

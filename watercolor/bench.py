@@ -90,6 +90,7 @@ from watercolor.render.pool import RenderConfig, RenderPool
 from watercolor.render.watchdog import cpu_seconds, descendants, find_process
 from watercolor.tasks.painting import SAMPLES_DIR
 from watercolor.tasks.painting.gate import extract_sketch
+from watercolor.tasks.painting.harness import harness
 
 RICH_DIR = Path(__file__).parent / "render" / "bench_sketches" / "rich"
 
@@ -112,7 +113,7 @@ async def page_per_sketch(
             wall, canvases = 0.0, []
             for sketch in sketches:
                 start = time.perf_counter()
-                page = await WarmPage.open(browser, config.size)
+                page = await WarmPage.open(browser, config.size, harness())
                 if not time_page_setup:
                     start = time.perf_counter()
                 canvases.append(await run_on(page, sketch, config))
@@ -135,7 +136,7 @@ async def run_on(page: WarmPage, sketch: str, config: RenderConfig) -> Canvas:
 
 async def pooled(sketches: list[str], config: RenderConfig) -> tuple[float, list[Canvas]]:
     """The warm pool rendering the whole batch (browser start and warm-up not timed)."""
-    async with RenderPool(config) as pool:
+    async with RenderPool(config, harness()) as pool:
         start = time.perf_counter()
         canvases = await pool.render_batch(sketches)
         return time.perf_counter() - start, canvases
@@ -150,7 +151,7 @@ async def where_the_time_goes(sketches: list[str], config: RenderConfig) -> dict
             playwright, executable=config.chromium, js_heap_mb=config.js_heap_mb, marker=marker
         )
         try:
-            page = await WarmPage.open(browser, config.size)
+            page = await WarmPage.open(browser, config.size, harness())
             root = find_process(marker)
             for sketch in sketches:
                 await page.load()

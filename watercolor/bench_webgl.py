@@ -57,6 +57,7 @@ from watercolor.render.browser import WEBGL_FLAGS
 from watercolor.rewards.reward_set import RewardSet
 from watercolor.tasks.painting import SAMPLES_DIR
 from watercolor.tasks.painting.gate import extract_sketch
+from watercolor.tasks.painting.harness import harness
 
 BASELINE = "swiftshader"  # what every other mode is compared with
 GPU_VENDOR = "NVIDIA"  # a GPU mode counts only when its WebGL renderer names this (--gpu-vendor)
@@ -104,7 +105,7 @@ async def measure_mode(
     canvases = {}
     try:
         for tier, (config, sketches) in tiers.items():
-            async with RenderPool(replace(config, webgl=mode)) as pool:
+            async with RenderPool(replace(config, webgl=mode), harness()) as pool:
                 figures |= await what_paints(pool, mode, vendor)
                 if "skipped" in figures:
                     return figures, {}

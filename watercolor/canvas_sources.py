@@ -25,8 +25,9 @@ from pathlib import Path
 import mlflow
 import pandas as pd
 from hydra.utils import instantiate
-from omegaconf import OmegaConf
+from omegaconf import DictConfig, OmegaConf
 
+from watercolor.config import compose_train
 from watercolor.records import Evaluation, Records
 
 
@@ -121,10 +122,12 @@ class RenderedCanvases:
         if self._runner is None:
             self._runner = asyncio.Runner()
         config = OmegaConf.create(config_yaml)
-        key = OmegaConf.to_yaml({"renderer": config.renderer, "episode": config.task.episode})
+        task = {"episode": config.task.episode, "harness": task_harness(config.task)}
+        key = OmegaConf.to_yaml({"renderer": config.renderer, **task})
         painter = self._painters.get(key)  # runs of other seeds or arms paint alike
         if painter is None:
-            painter = LocalPainter(instantiate(config.renderer), instantiate(config.task.episode))
+            episode, harness = instantiate(task["episode"]), instantiate(task["harness"])
+            painter = LocalPainter(instantiate(config.renderer), episode, harness)
             self._painters[key] = painter
 
         async def paint() -> list[bytes | None]:
@@ -132,6 +135,14 @@ class RenderedCanvases:
             return [canvas.png for canvas in canvases]
 
         return self._runner.run(paint())
+
+
+def task_harness(task: DictConfig) -> DictConfig:
+    """The config of the harness a run's task painted in. Runs recorded before tasks named their
+    harness (2026-12-05) are the painting task's, the only task then: conf/task/painting.yaml's."""
+    if "harness" in task:
+        return task.harness
+    return compose_train(["task=painting"]).task.harness
 
 
 def _save(folder: Path, pngs: dict[str, bytes | None]) -> dict[str, Path]:

@@ -174,7 +174,7 @@ def evaluate_model(
         conversation=task.conversation,
     )  # fmt: skip
     del model  # free its memory before Chromium starts
-    painter = LocalPainter(render or configured("renderer"), task.episode)
+    painter = LocalPainter(render or configured("renderer"), task.episode, task.harness)
     canvases = asyncio.run(paint_replies([s.reply for s in replies], painter, seed, progress))
     table = pd.DataFrame(score_rows(replies, canvases, reward_sets))
     if canvas_dir is not None:

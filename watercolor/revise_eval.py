@@ -160,14 +160,14 @@ def evaluate_revisions(
     rows = role_rows("draft", drafts, draft_canvases, reward_sets, texts)
     rows += role_rows("second", second, second_canvases, reward_sets)
     for role, replies in revised.items():
-        rows += role_rows(role, replies, paint(replies, render, task.episode, seed, progress),
+        rows += role_rows(role, replies, paint(replies, render, task, seed, progress),
                           reward_sets, conditions[role])  # fmt: skip
     return pd.DataFrame(rows)
 
 
-def paint(replies: Sequence[Sample], render, episode, seed: int, progress: bool) -> list[Canvas]:
-    """Every reply painted once in a fresh pool (closed afterwards)."""
-    painter = LocalPainter(render, episode)
+def paint(replies: Sequence[Sample], render, task: Task, seed: int, progress: bool) -> list[Canvas]:
+    """Every reply painted once by `task`'s episode in a fresh pool (closed afterwards)."""
+    painter = LocalPainter(render, task.episode, task.harness)
     return asyncio.run(paint_replies([s.reply for s in replies], painter, seed, progress))
 
 

@@ -3,7 +3,7 @@ the revision controls (`watercolor.revise_eval`) and the kinds table (`watercolo
 share.
 
     replies = generate_samples(model, tokenizer, prompts, samples=4, seed=0)  # seeded per prompt
-    painter = LocalPainter(render, task.episode)
+    painter = LocalPainter(render, task.episode, task.harness)
     canvases = asyncio.run(paint_replies([s.reply for s in replies], painter))
     rows = score_rows(replies, canvases, reward_sets)  # one row per sample, every set
 

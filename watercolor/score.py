@@ -12,8 +12,9 @@ overrides (`--set renderer.pixel_density=1`,
 
 For one file, `--json` prints exactly one JSON object (DESIGN.md §5): `reward` (float, or null
 when the renderer or a scorer failed: no verdict), `status`, `violations`, `errors`,
-`components` (name -> float or null) and `timings`. For a directory (its .js, .md and .txt
-files) it prints a table, or with `--json` one such object per line with a `file` key.
+`components` (name -> float or null) and `timings`. For a directory (its files with the
+task's sketch suffix, painting's .js, and its .md and .txt files) it prints a table, or with
+`--json` one such object per line with a `file` key.
 Exit code: 0 when every sketch painted, 1 when a sketch failed, 2 for usage or
 infrastructure errors.
 """
@@ -37,7 +38,7 @@ from watercolor.config import default_option, reward_set_names
 from watercolor.render import cli
 from watercolor.rewards.reward_set import RewardSet, Score
 
-SKETCH_SUFFIXES = (".js", ".md", ".txt")
+REPLY_SUFFIXES = (".md", ".txt")  # beside the task's own sketch suffix (painting: .js)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -56,18 +57,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def sketch_files(path: Path) -> list[Path]:
+def sketch_files(path: Path, suffix: str) -> list[Path]:
+    """`path`, or a directory's replies: its files with the task's sketch `suffix`, .md or .txt."""
     if path.is_dir():
-        found = (p for p in path.iterdir() if p.suffix in SKETCH_SUFFIXES)
+        found = (p for p in path.iterdir() if p.suffix in (suffix, *REPLY_SUFFIXES))
         return sorted(p for p in found if not p.stem.upper().startswith("README"))
     return [path]
 
 
 async def paint_all(replies: list[str], cfg: DictConfig, seed: int) -> list[Canvas]:
     """Each reply through the task's episode, in the composed renderer."""
-    episode = cli.episode(cfg)
-    async with cli.pool(cli.render_config(cfg, workers=min(len(replies), 2))) as pool:
-        return list(await asyncio.gather(*(episode(pool, r, seed=seed) for r in replies)))
+    task = cli.task(cfg)
+    config = cli.render_config(cfg, workers=min(len(replies), 2))
+    async with cli.pool(config, task.harness) as pool:
+        return list(await asyncio.gather(*(task.episode(pool, r, seed=seed) for r in replies)))
 
 
 def record(canvas: Canvas, score: Score) -> dict:
@@ -120,9 +123,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.reward not in (names := reward_set_names()):
             raise ValueError(f"unknown reward set {args.reward!r}; choose from {names}")
         cfg = cli.compose(args, [f"reward={args.reward}"])
-        files = sketch_files(args.sketch)
+        suffix = cfg.task.suffix
+        files = sketch_files(args.sketch, suffix)
         if not files:
-            raise ValueError(f"no {'/'.join(SKETCH_SUFFIXES)} files in {args.sketch}")
+            raise ValueError(f"no {'/'.join((suffix, *REPLY_SUFFIXES))} files in {args.sketch}")
         records = score_files(files, cfg, args)
     except (HydraException, OSError, UnicodeDecodeError, ValueError) as exc:
         print(f"error: {usage.message(exc)}", file=sys.stderr)

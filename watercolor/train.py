@@ -65,12 +65,14 @@ def build_policy(model: DictConfig):
     return policy, tokenizer, lora
 
 
-def build_painter(renderer: DictConfig, episode: DictConfig) -> Painter:
-    """A local warm Chromium pool running the task's `episode` (renderer is a RenderConfig), or
-    a remote painter as given, told the episode its servers must run (`RemotePainter`)."""
+def build_painter(renderer: DictConfig, task: DictConfig) -> Painter:
+    """A local warm Chromium pool of the task's harness running its episode (`task` is the
+    task's config; renderer is a RenderConfig), or a remote painter as given, told the episode
+    its servers must run (`RemotePainter`)."""
     built = instantiate(renderer)
+    episode = task.episode
     if isinstance(built, RenderConfig):
-        return LocalPainter(built, instantiate(episode))
+        return LocalPainter(built, instantiate(episode), instantiate(task.harness))
     # OpenEnv's client (and the server and gradio its package imports) only for renderer=remote:
     # instantiating that renderer imported it already; every other run is spared the import.
     from watercolor.env.client import RemotePainter
@@ -199,7 +201,7 @@ def build_inputs(cfg: DictConfig, task: Task, tokenizer) -> Inputs:
     """The painter, the scorer over it (the run's reward set), the callbacks and the way the
     group is generated: TRL itself, revision episodes or overlap_rendering (hf sampler only),
     or, for models that take images revising, TRL's tool loop (the environment owns the reward)."""
-    painter = build_painter(cfg.renderer, cfg.task.episode)
+    painter = build_painter(cfg.renderer, cfg.task)
     logger = RolloutLogger(every=cfg.tracking.log_canvases_every, suffix=task.suffix)
     trainer_kwargs = OmegaConf.to_container(cfg.trainer, resolve=True)
     rewards_cpu = RewardsCpu() if cfg.tracking.cpu_split else None

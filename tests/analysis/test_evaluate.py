@@ -32,6 +32,7 @@ from watercolor.render.pool import RenderConfig
 from watercolor.sampling import Sample, generate_samples, paint_replies, save_canvases, score_rows
 from watercolor.tasks.painting import sample_sketches
 from watercolor.tasks.painting.episode import paint
+from watercolor.tasks.painting.harness import HARNESS
 from watercolor.tasks.painting.prompts import prompts
 
 sys.path.append(str(Path(__file__).parents[1] / "rewards"))  # the shared synthetic paintings
@@ -131,7 +132,7 @@ def test_painted_canvases_reach_the_summary_and_the_gallery(reward_sets, tmp_pat
         Sample(0, p0, 1, f"```js\n{sketches['koi']}\n```", 900, False),
         Sample(1, p1, 0, "I would rather not paint today.", 8, False),
     ]
-    painter = LocalPainter(RENDER, paint)
+    painter = LocalPainter(RENDER, paint, HARNESS)
     canvases = asyncio.run(paint_replies([s.reply for s in samples], painter, progress=False))
     assert painter.pool is None  # closed after the batch
     table = pd.DataFrame(score_rows(samples, canvases, reward_sets))

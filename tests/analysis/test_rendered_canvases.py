@@ -14,7 +14,7 @@ from hydra.utils import instantiate
 from omegaconf import OmegaConf
 from PIL import Image
 
-from watercolor.canvas_sources import RenderedCanvases
+from watercolor.canvas_sources import RenderedCanvases, task_harness
 from watercolor.config import compose_train
 from watercolor.records import Evaluation, Records
 from watercolor.render import painters
@@ -72,7 +72,8 @@ function setup() {
     assert CountedPainter.made == 1  # one painter for both runs: their renderer and task agree
     assert set(pngs) == {0, "grid"}  # the refused reply has no canvas
     cfg = OmegaConf.create(run_config())
-    painter = LocalPainter(instantiate(cfg.renderer), instantiate(cfg.task.episode))
+    harness = instantiate(task_harness(cfg.task))
+    painter = LocalPainter(instantiate(cfg.renderer), instantiate(cfg.task.episode), harness)
 
     async def direct():
         try:
@@ -87,3 +88,10 @@ function setup() {
     assert pixels(str(pngs["grid"])).std() > 0  # a picture, not a grey placeholder
     assert set(evaluation) == {"p00_s00"} and np.abs(pixels(str(evaluation["p00_s00"]))
                                                       - expected).max() <= 32  # fmt: skip
+
+
+def test_runs_recorded_before_tasks_named_their_harness_painted_in_paintings():
+    cfg = OmegaConf.create(run_config())
+    assert task_harness(cfg.task) == cfg.task.harness
+    del cfg.task["harness"]  # a config.yaml of 2026-12-04 or earlier
+    assert instantiate(task_harness(cfg.task)).name == "p5.brush"

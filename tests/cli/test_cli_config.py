@@ -43,9 +43,10 @@ def test_flags_and_overrides_change_the_composed_renderer():
 
 
 def test_the_gate_is_the_tasks_and_its_options_are_config():
-    assert cli.episode(composed()).keywords["rules"].allowed_brush_methods == ANCHOR_BRUSH_METHODS
+    episode = cli.task(composed()).episode
+    assert episode.keywords["rules"].allowed_brush_methods == ANCHOR_BRUSH_METHODS
     relaxed = composed("--set", "+task.episode.rules.allowed_brush_methods=null")
-    assert cli.episode(relaxed).keywords["rules"].allowed_brush_methods is None
+    assert cli.task(relaxed).episode.keywords["rules"].allowed_brush_methods is None
 
 
 def test_score_composes_the_named_reward_set_with_the_overrides():

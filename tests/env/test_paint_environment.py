@@ -15,6 +15,7 @@ from watercolor.env.environment import PaintEnvironment
 from watercolor.env.models import PaintAction
 from watercolor.render.pool import RenderConfig, RenderPool
 from watercolor.tasks import build_task
+from watercolor.tasks.painting.harness import HARNESS
 from watercolor.tasks.painting.prompts import SYSTEM_PROMPT, prompts
 
 RENDER = RenderConfig(workers=1, time_limit_s=60)  # generous: shared, slow machines
@@ -23,14 +24,14 @@ TASK = build_task(compose_train().task)  # painting, as conf/task makes it
 
 @pytest.fixture(scope="module")
 async def pool():
-    async with RenderPool(RENDER) as pool:
+    async with RenderPool(RENDER, HARNESS) as pool:
         yield pool
 
 
 def test_reset_draws_the_prompt_from_the_seed():
     env, other = (
-        PaintEnvironment(RenderPool(RENDER), TASK),
-        PaintEnvironment(RenderPool(RENDER), TASK),
+        PaintEnvironment(RenderPool(RENDER, HARNESS), TASK),
+        PaintEnvironment(RenderPool(RENDER, HARNESS), TASK),
     )
     first = env.reset(seed=3)
     assert first.prompt == other.reset(seed=3).prompt
@@ -57,7 +58,7 @@ async def test_the_tasks_pieces_are_injectable():
     other_task = replace(
         TASK, episode=episode, train_prompts=["a", "b", "c"], conversation=user_only
     )
-    env = PaintEnvironment(RenderPool(RENDER), other_task)
+    env = PaintEnvironment(RenderPool(RENDER, HARNESS), other_task)
     first = env.reset(seed=3)
     assert first.system_prompt == ""  # the conversation's: no system message
     drawn = {env.reset(seed=seed).prompt for seed in range(20)}
@@ -123,7 +124,7 @@ async def test_blocking_step_runs_on_the_pools_loop(pool, bad_reply):
 @pytest.mark.browser
 async def test_infrastructure_failures_give_no_reward(pool, watercolour_reply, bad_reply):
     # A browser that cannot start is our failure: no verdict on the sketch, reward None.
-    broken = RenderPool(RenderConfig(workers=1, chromium="/nonexistent/chromium"))
+    broken = RenderPool(RenderConfig(workers=1, chromium="/nonexistent/chromium"), HARNESS)
     try:
         env = PaintEnvironment(broken, TASK)
         env.reset(seed=6)

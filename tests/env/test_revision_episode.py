@@ -20,6 +20,7 @@ from watercolor.env.scoring import RewardSetScore
 from watercolor.render.pool import RenderConfig, RenderPool
 from watercolor.tasks import build_task
 from watercolor.tasks.painting.feedback import feedback
+from watercolor.tasks.painting.harness import HARNESS
 
 TASK = build_task(compose_train().task)  # painting, as conf/task makes it
 
@@ -53,7 +54,7 @@ async def episode(pool, reply, *, seed):
 
 def environment(turns: int, **kwargs) -> PaintEnvironment:
     score = kwargs.pop("score", RewardSetScore(reward_set("gated")))
-    pool = RenderPool(RenderConfig(workers=1))  # never started: the episode is injected
+    pool = RenderPool(RenderConfig(workers=1), HARNESS)  # never started: the episode is injected
     task = dataclasses.replace(TASK, episode=episode, turns=turns)
     return PaintEnvironment(pool, task, score=score, **kwargs)
 

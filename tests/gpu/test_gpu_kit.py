@@ -137,7 +137,7 @@ def test_a_smoke_training_runs_from_the_kit_alone(kit, tmp_path):
     result = subprocess.run(["bash", "-c", command], cwd=tree, env=env, capture_output=True,
                             text=True, timeout=900)  # fmt: skip
     assert result.returncode == 0, result.stderr[-4000:]
-    assert (tree / "watercolor/render/js/node_modules/p5/lib/p5.min.js").is_file()
+    assert (tree / "watercolor/tasks/painting/js/node_modules/p5/lib/p5.min.js").is_file()
     assert (tmp_path / "run/final").is_dir()
     with sqlite3.connect(tree / "outputs/mlflow.db") as store:  # the run's metrics, by step
         rows = dict(store.execute("SELECT key, MAX(value) FROM metrics GROUP BY key"))

@@ -8,6 +8,7 @@ import pytest
 
 from watercolor.render import RenderConfig, RenderPool
 from watercolor.rewards.reference_pool import ReferencePool, load_pool
+from watercolor.tasks.painting.harness import HARNESS
 
 JUDGE_RENDER = RenderConfig(pixel_density=0.5, workers=1, time_limit_s=30.0)
 
@@ -19,5 +20,5 @@ def references() -> ReferencePool:
 
 @pytest.fixture(scope="session")
 async def render_pool():
-    async with RenderPool(JUDGE_RENDER) as pool:
+    async with RenderPool(JUDGE_RENDER, HARNESS) as pool:
         yield pool

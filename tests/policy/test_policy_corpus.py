@@ -9,7 +9,7 @@ from watercolor.policy.corpus import KINDS, VALID_KINDS, Mixture, conversation, 
 from watercolor.policy.motifs import MOTIFS, Blob, Circle, Ring, compose
 from watercolor.policy.sketches import UNDEFINED_CALLS, UNKNOWN_BRUSH_CALLS, WASH_ALPHA, fill_call
 from watercolor.policy.subjects import read_prompt
-from watercolor.render.assets import brush_methods
+from watercolor.tasks.painting.assets import brush_methods
 from watercolor.tasks.painting.gate import GateRules, check_reply, extract_sketch
 from watercolor.tasks.painting.prompts import COLOURS, prompts
 

@@ -55,6 +55,7 @@ from watercolor.rewards.reward_set import Score
 from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.feedback import feedback, revision_conversation
 from watercolor.tasks.painting.gate import check_reply
+from watercolor.tasks.painting.harness import HARNESS
 from watercolor.tasks.painting.prompts import conversation
 
 # The default painter (conf/model/tiny.yaml), the base of both studies' models: its name covers
@@ -128,7 +129,9 @@ def test_a_record_is_kept_only_when_it_teaches_what_it_claims(kind, draft, revis
 @pytest.mark.browser
 async def test_records_carry_the_feedback_on_their_drafts_own_canvas():
     rewards = reward_set(DEFAULT_REVISE.feedback_reward)
-    painter = LocalPainter(RenderConfig(pixel_density=0.5, workers=1, time_limit_s=30.0), paint)
+    painter = LocalPainter(
+        RenderConfig(pixel_density=0.5, workers=1, time_limit_s=30.0), paint, HARNESS
+    )
     painted: dict[tuple[str, int], Canvas] = {}
 
     async def remembering(reply: str, seed: int) -> Canvas:

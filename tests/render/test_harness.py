@@ -6,21 +6,34 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from watercolor.render import RenderConfig
-from watercolor.render.assets import BRUSH_JS, P5_JS, library_source
 from watercolor.render.browser import chromium_executable, chromium_flags
-from watercolor.render.harness import CONTENT_SECURITY_POLICY, harness_html
+from watercolor.render.harness import CONTENT_SECURITY_POLICY, fill_template, inline_script
 from watercolor.render.watchdog import MemoryWatchdog, descendants, find_process, resident_mb
+from watercolor.tasks.painting.assets import BRUSH_JS, P5_JS, library_source
+from watercolor.tasks.painting.harness import HARNESS
 
 
 def test_harness_inlines_both_libraries_and_fetches_nothing():
-    html = harness_html()
+    html = HARNESS.document()
     assert len(html) > len(library_source(P5_JS)) + len(library_source(BRUSH_JS))
     assert "sourceMappingURL" not in html
     assert "__watercolor" in html
     assert " src=" not in html and "<link" not in html
     # p5, p5.brush and the harness runtime: three inline scripts, each closed exactly once.
     assert html.count("</script>") == 3
+
+
+def test_a_template_gets_each_script_inlined_once_and_a_missing_marker_is_an_error(tmp_path):
+    template = tmp_path / "page.html"
+    template.write_text("<script>/*A*/</script><script>/*A*/</script>")
+    html = fill_template(template, {"/*A*/": "x = '</script>';\n//# sourceMappingURL=x.map"})
+    assert html == "<script>x = '<\\/script>';\n</script><script>/*A*/</script>"
+    assert inline_script("a</script") == "a<\\/script"
+    with pytest.raises(ValueError, match="no /\\*B\\*/ marker"):
+        fill_template(template, {"/*B*/": ""})
 
 
 def test_content_security_policy_walls_the_document_in():
@@ -141,7 +154,7 @@ async def test_an_opening_left_behind_fails_quietly(monkeypatch):
     # gone, with nobody awaiting it: its error must not reach asyncio's "never retrieved" log.
     from watercolor.render.page import BrowserGone, WarmPage
 
-    async def opening_then_gone(browser, size):
+    async def opening_then_gone(browser, size, harness):
         await asyncio.sleep(0.05)
         raise BrowserGone("Target page, context or browser has been closed")
 
@@ -150,7 +163,7 @@ async def test_an_opening_left_behind_fails_quietly(monkeypatch):
     previous = loop.get_exception_handler()
     loop.set_exception_handler(lambda _, context: unretrieved.append(context["message"]))
     try:
-        caller = asyncio.ensure_future(WarmPage.open(None, 64))
+        caller = asyncio.ensure_future(WarmPage.open(None, 64, HARNESS))
         await asyncio.sleep(0.01)
         caller.cancel()
         await asyncio.gather(caller, return_exceptions=True)

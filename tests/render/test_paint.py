@@ -6,6 +6,7 @@ from render_sketches import SIZE, WATERCOLOUR, painted_fraction, sketch, within_
 
 from watercolor.canvas import Status
 from watercolor.render import RenderConfig, RenderPool
+from watercolor.tasks.painting.harness import HARNESS
 
 pytestmark = pytest.mark.browser
 
@@ -75,7 +76,7 @@ async def test_other_canvas_size_is_made_at_the_configured_size(pool):
 
 async def test_pixel_density_scales_pixels_not_coordinates():
     config = RenderConfig(size=SIZE, pixel_density=0.5, workers=1)
-    async with RenderPool(config) as half:
+    async with RenderPool(config, HARNESS) as half:
         # The sketch's own pixelDensity(2) is ignored: the configuration decides.
         canvas = await half.render(
             sketch("pixelDensity(2); fill(0); noStroke(); rect(0, 0, 128, 128);")

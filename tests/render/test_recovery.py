@@ -19,7 +19,7 @@ from render_sketches import (
 
 from watercolor.canvas import Status
 from watercolor.render import RenderConfig, RenderPool
-from watercolor.render import page as page_module
+from watercolor.render.harness import Harness
 from watercolor.render.watchdog import (
     CpuMeter,
     adopted_browser_processes,
@@ -27,6 +27,7 @@ from watercolor.render.watchdog import (
     is_renderer,
     reap_browser_zombies,
 )
+from watercolor.tasks.painting.harness import HARNESS
 
 pytestmark = pytest.mark.browser
 
@@ -62,7 +63,7 @@ async def test_batch_survives_a_hang_and_a_crash(pool):
 
 
 async def test_killed_browser_is_relaunched_and_no_sketch_is_lost():
-    async with RenderPool(RenderConfig(size=SIZE, workers=2)) as own:
+    async with RenderPool(RenderConfig(size=SIZE, workers=2), HARNESS) as own:
         assert (await own.render(FLAT)).status == Status.OK
         assert own.launches == 2  # a browser per lane
         os.kill(own.browser_pid(), signal.SIGKILL)  # between renders
@@ -79,15 +80,17 @@ async def test_killed_browser_is_relaunched_and_no_sketch_is_lost():
 
 
 async def test_broken_harness_is_an_infrastructure_error(monkeypatch):
-    monkeypatch.setattr(page_module, "harness_html", lambda: "<!doctype html><p>no runtime</p>")
-    async with RenderPool(RenderConfig(size=SIZE, workers=1)) as broken:
+    broken_harness = Harness("broken", lambda: "<!doctype html><p>no runtime</p>")
+    async with RenderPool(RenderConfig(size=SIZE, workers=1), broken_harness) as broken:
         canvas = await broken.render(FLAT)
     assert canvas.status == Status.INFRA_ERROR, canvas.errors
     assert "__watercolor" in canvas.errors[0]
 
 
 async def test_missing_browser_is_an_infrastructure_error_not_a_sketch_error():
-    broken = RenderPool(RenderConfig(size=SIZE, workers=1, chromium="/nonexistent/chromium"))
+    broken = RenderPool(
+        RenderConfig(size=SIZE, workers=1, chromium="/nonexistent/chromium"), HARNESS
+    )
     try:
         canvas = await broken.render(FLAT)
         assert canvas.status == Status.INFRA_ERROR and canvas.infra_failure
@@ -109,7 +112,9 @@ async def test_a_sketch_past_its_limit_is_a_timeout_and_leaves_no_drawing_behind
     # At the tests' 5 s limit, not the shipped 10 s (conf/renderer/local.yaml): the stop is the
     # same code at any limit, and this sketch runs its whole limit. At 10 s it took 12 s of
     # wall time here at load ~8 on 2 cores (its backstop: 30 s), the whole test ~18 s.
-    async with RenderPool(RenderConfig(size=SIZE, workers=1, time_limit_s=TIME_LIMIT_S)) as own:
+    async with RenderPool(
+        RenderConfig(size=SIZE, workers=1, time_limit_s=TIME_LIMIT_S), HARNESS
+    ) as own:
         heavy = await own.render(GPU_HEAVY)
         assert_stopped_at_its_limit(heavy)  # a time-out, never infra_error
         assert "time limit" in heavy.errors[0]
@@ -120,7 +125,9 @@ async def test_a_sketch_past_its_limit_is_a_timeout_and_leaves_no_drawing_behind
 async def test_sketches_after_one_past_its_limit_keep_their_verdict():
     # One worker: each sketch runs after the previous one. (Two sketches drawing at the same
     # time share the browser's GPU process, so one that floods it still slows the other.)
-    async with RenderPool(RenderConfig(size=SIZE, workers=1, time_limit_s=TIME_LIMIT_S)) as own:
+    async with RenderPool(
+        RenderConfig(size=SIZE, workers=1, time_limit_s=TIME_LIMIT_S), HARNESS
+    ) as own:
         batch = [GPU_HEAVY, WATERCOLOUR, GPU_HEAVY, WATERCOLOUR, FLAT]
         results = await own.render_batch(batch, seeds=5)
     statuses = [c.status for c in results]
@@ -133,7 +140,7 @@ async def test_an_infrastructure_error_always_says_what_failed(monkeypatch):
     async def stuck(*args):
         raise TimeoutError  # Python 3.11: an OSError with an empty message
 
-    pool = RenderPool(RenderConfig(size=SIZE, workers=1))
+    pool = RenderPool(RenderConfig(size=SIZE, workers=1), HARNESS)
     monkeypatch.setattr(pool.lanes[0], "_render_once", stuck)
     canvas = await pool.render(FLAT)
     assert canvas.status == Status.INFRA_ERROR
@@ -157,7 +164,7 @@ async def test_browsers_closed_or_killed_leave_no_zombies():
     # Each browser start leaves crash handlers and helpers that outlive it; a killed browser
     # leaves more. The pool adopts them (child subreaper) and reaps them.
     before = orphaned_zombies()
-    async with RenderPool(RenderConfig(size=SIZE, workers=1)) as own:
+    async with RenderPool(RenderConfig(size=SIZE, workers=1), HARNESS) as own:
         assert (await own.render(FLAT)).status == Status.OK
         assert adopted_browser_processes()  # its crash handlers left it and are ours, not PID 1's
         os.kill(own.browser_pid(), signal.SIGKILL)
@@ -171,7 +178,7 @@ async def test_browsers_closed_or_killed_leave_no_zombies():
 async def test_a_renderer_killed_mid_sketch_keeps_the_cpu_it_spent():
     # The meter a sketch's time limit reads: a process of the browser that dies mid-sketch
     # (here the renderer running a busy sketch) once dropped out of the sum, and the figure fell.
-    async with RenderPool(RenderConfig(size=SIZE, workers=1)) as own:
+    async with RenderPool(RenderConfig(size=SIZE, workers=1), HARNESS) as own:
         assert (await own.render(FLAT)).status == Status.OK
         root = own.browser_pid()
         meter = CpuMeter([root, *descendants(root)])

@@ -10,6 +10,7 @@ from watercolor.canvas import Status
 from watercolor.config import compose_config
 from watercolor.render import RenderPool
 from watercolor.render.pool import WALL_LIMIT_FACTOR
+from watercolor.tasks.painting.harness import HARNESS
 
 pytestmark = pytest.mark.browser
 
@@ -138,7 +139,7 @@ async def shipped_pool():
     after 1.3-2.6 CPU-s (3.2 s of wall time at most, on 2 cores at load ~14); without the
     watchdog it is a time-out."""
     config = instantiate(compose_config("train").renderer)
-    async with RenderPool(replace(config, size=SIZE, workers=1)) as pool:
+    async with RenderPool(replace(config, size=SIZE, workers=1), HARNESS) as pool:
         yield pool
 
 

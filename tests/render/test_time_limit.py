@@ -16,6 +16,7 @@ from render_sketches import sketch
 from watercolor.canvas import Status
 from watercolor.render import RenderConfig, RenderPool
 from watercolor.render.pool import WALL_LIMIT_FACTOR
+from watercolor.tasks.painting.harness import HARNESS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -44,12 +45,12 @@ def busy_cores(count: int) -> list[subprocess.Popen]:
 
 
 async def test_a_heavy_sketch_keeps_its_verdict_under_load_and_beside_overruns():
-    async with RenderPool(replace(TRAINING, time_limit_s=120)) as probe:
+    async with RenderPool(replace(TRAINING, time_limit_s=120), HARNESS) as probe:
         alone = await probe.render(RICH, seed=3)
     assert alone.status == Status.OK, alone.errors
     limit_s = HEADROOM * alone.timings["cpu_ms"] / 1000  # a sketch that needs 2/3 of its limit
 
-    async with RenderPool(replace(TRAINING, time_limit_s=limit_s)) as pool:
+    async with RenderPool(replace(TRAINING, time_limit_s=limit_s), HARNESS) as pool:
         again = await pool.render(RICH, seed=3)
         burners = busy_cores(BURNERS)
         try:

@@ -36,6 +36,7 @@ from watercolor.rewards.coverage import not_blank
 from watercolor.tasks.painting import sample_sketches
 from watercolor.tasks.painting.episode import refused
 from watercolor.tasks.painting.gate import check_canvas, check_reply, painted_fraction
+from watercolor.tasks.painting.harness import HARNESS
 
 SKETCHES_DIR = Path(__file__).parent / "sketches"
 RENDER = RenderConfig(pixel_density=0.5, workers=2, time_limit_s=30.0)
@@ -110,7 +111,7 @@ CHEATS = [name for name, (kind, _, _) in TABLE.items() if kind == "cheat"]
 async def render_all(table: dict[str, tuple[str, str, str]]) -> dict[str, dict[str, Canvas]]:
     """{gate: {name: Canvas}}: each sketch rendered once, ungated, then gated the anchor's way."""
     sketches = {name: check_reply(source) for name, (_, _, source) in table.items()}
-    async with RenderPool(RENDER) as pool:
+    async with RenderPool(RENDER, HARNESS) as pool:
         rendered = await pool.render_batch([sketch for sketch, _ in sketches.values()])
     canvases: dict[str, dict[str, Canvas]] = {gate: {} for gate in GATES}
     for (name, (sketch, violations)), canvas in zip(sketches.items(), rendered, strict=True):

@@ -13,6 +13,7 @@ from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig, RenderPool
 from watercolor.rewards.trl_adapter import RolloutScorer
 from watercolor.tasks.painting.episode import paint
+from watercolor.tasks.painting.harness import HARNESS
 
 pytestmark = pytest.mark.browser
 
@@ -72,7 +73,7 @@ def config():
 async def painter(config):
     """One painter for the module's tests: starting its two browsers costs ~6 CPU-s, more than
     the renders of a test (every sketch still gets a fresh document)."""
-    painter = CountingPainter(config, paint)
+    painter = CountingPainter(config, paint, HARNESS)
     yield painter
     await painter.close()
 
@@ -99,7 +100,7 @@ async def test_weighted_sum_is_the_set_total(name, painter):
 
 async def test_infrastructure_failure_is_none_for_every_function():
     # A pool whose browser cannot be launched: every render is the pool's own infra_error.
-    pool = RenderPool(RenderConfig(chromium="/nonexistent/chromium", workers=1))
+    pool = RenderPool(RenderConfig(chromium="/nonexistent/chromium", workers=1), HARNESS)
 
     async def painter(reply, seed=0):
         return await paint(pool, reply, seed=seed)

@@ -8,11 +8,12 @@ samples are layered watercolours and CI machines are busy.
 import pytest
 
 from watercolor.render import RenderConfig, RenderPool
+from watercolor.tasks.painting.harness import HARNESS
 
 TASK_RENDER = RenderConfig(pixel_density=0.5, workers=1, time_limit_s=30.0)
 
 
 @pytest.fixture(scope="session")
 async def painting_pool():
-    async with RenderPool(TASK_RENDER) as pool:
+    async with RenderPool(TASK_RENDER, HARNESS) as pool:
         yield pool

@@ -32,6 +32,8 @@ STILL_COUPLED = {
     # benchmarks that render painting's sample sketches
     "bench.py": "renders painting's sample sketches",
     "bench_webgl.py": "renders painting's sample sketches",
+    # the HPS reference pool is rendered from painting's sketches (its data is painting's)
+    "rewards/reference_pool/build.py": "renders painting's reference sketches",
 }
 
 

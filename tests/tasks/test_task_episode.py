@@ -9,6 +9,7 @@ from watercolor.render import RenderConfig, RenderPool
 from watercolor.tasks.painting import sample_sketches
 from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.gate import GateRules, painted_fraction
+from watercolor.tasks.painting.harness import HARNESS
 
 SKELETON = """function setup() {
   createCanvas(600, 600, WEBGL);
@@ -26,7 +27,7 @@ def reply(body: str) -> str:
 
 async def test_a_violation_never_reaches_the_browser():
     """The pool here cannot start a browser: reaching it would give infra_error, not violation."""
-    unusable = RenderPool(RenderConfig(workers=1, chromium="/nonexistent/chromium"))
+    unusable = RenderPool(RenderConfig(workers=1, chromium="/nonexistent/chromium"), HARNESS)
     bad = reply('brush.fill("#ee7a62", 150);\n  rect(0, 0, 100, 100);')
     started = time.perf_counter()
     canvas = await paint(unusable, bad, seed=5)
@@ -41,7 +42,7 @@ async def test_a_violation_never_reaches_the_browser():
 
 
 async def test_no_sketch_keeps_the_reply():
-    unusable = RenderPool(RenderConfig(workers=1, chromium="/nonexistent/chromium"))
+    unusable = RenderPool(RenderConfig(workers=1, chromium="/nonexistent/chromium"), HARNESS)
     canvas = await paint(unusable, "I'd rather describe it in words.")
     assert (canvas.status, canvas.violations, canvas.sketch) == (
         Status.VIOLATION,

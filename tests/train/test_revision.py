@@ -20,6 +20,7 @@ from watercolor.policy.tiny import SMOKE, ensure_tiny_model
 from watercolor.revision import RevisionRollout, feedback_ids
 from watercolor.tasks import build_task
 from watercolor.tasks.painting.feedback import REVISION_REQUEST, revision_conversation
+from watercolor.tasks.painting.harness import HARNESS
 from watercolor.tasks.painting.prompts import conversation
 
 DRAFT = (
@@ -101,7 +102,7 @@ def test_one_grpo_step_trains_whole_trajectories_scored_on_the_revision(tmp_path
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
         cfg = compose("train", ["reward=fine_grained"])
     model, tok = load_policy(str(ensure_tiny_model(SMOKE, CACHE, progress=False)))
-    painter = LocalPainter(RenderConfig(pixel_density=0.5, workers=1), paint)
+    painter = LocalPainter(RenderConfig(pixel_density=0.5, workers=1), paint, HARNESS)
     batches = []
     scorer = RolloutScorer(
         instantiate(cfg.reward), painter, num_generations=2, on_batch=batches.append

@@ -42,7 +42,9 @@ BASELINE = "638bb9e"  # before the task seam: the painting task as the studies r
 # Per sample. BASELINE against itself (2026-12-04, a study beside it): every score of both tests
 # the same to 4 decimals (largest gap 0.0000); the margin is for SwiftShader's few levels.
 SCORE_TOLERANCE = 0.005
-NODE_MODULES = Path("watercolor/render/js/node_modules")
+# BASELINE reads the libraries where they were then; this checkout, under its task.
+NODE_MODULES = {"then": Path("watercolor/render/js/node_modules"),
+                "now": Path("watercolor/tasks/painting/js/node_modules")}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +57,7 @@ def baseline(tmp_path_factory) -> Path:
     tree = tmp_path_factory.mktemp("baseline") / "tree"
     subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), BASELINE],
                    check=True, capture_output=True)  # fmt: skip
-    (tree / NODE_MODULES).symlink_to(ROOT / NODE_MODULES)
+    (tree / NODE_MODULES["then"]).symlink_to(ROOT / NODE_MODULES["now"])
     yield tree
     subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
                    check=False, capture_output=True)  # fmt: skip

@@ -24,6 +24,7 @@ from watercolor.render.pool import RenderConfig
 from watercolor.tasks import build_task
 from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.feedback import feedback
+from watercolor.tasks.painting.harness import HARNESS
 from watercolor.tasks.painting.prompts import conversation
 from watercolor.tool_env import SubmitEpisodes, load_processor, small_image
 from watercolor.train import build_submit_episodes, check_settings
@@ -61,7 +62,9 @@ class Counting:
 
 @pytest.fixture(scope="module")
 async def painter():
-    local = LocalPainter(RenderConfig(pixel_density=0.5, workers=1, time_limit_s=30.0), paint)
+    local = LocalPainter(
+        RenderConfig(pixel_density=0.5, workers=1, time_limit_s=30.0), paint, HARNESS
+    )
     yield local
     await local.close()
 
@@ -311,7 +314,9 @@ def test_one_grpo_step_revises_through_the_submit_tool_and_sees_each_canvas(tmp_
     from watercolor.policy.loading import lora_config
 
     cfg = compose_train(["model=qwen3_5_4b", "task.turns=2", "reward=gated"])
-    painter = LocalPainter(RenderConfig(pixel_density=0.5, workers=1, time_limit_s=30.0), paint)
+    painter = LocalPainter(
+        RenderConfig(pixel_density=0.5, workers=1, time_limit_s=30.0), paint, HARNESS
+    )
     scorer = type("Scorer", (), {"reward_set": gated()})
     episodes = build_submit_episodes(cfg, scorer, painter, build_task(cfg.task))
     made = []

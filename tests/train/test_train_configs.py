@@ -158,7 +158,7 @@ def test_experiment_composes_at_smoke_scale(experiment):
     cfg = compose_with_hydra(f"experiment={experiment}", "debug=smoke")
     assert cfg.hydra.mode.name == "MULTIRUN" and cfg.hydra.sweeper.params
     GRPOConfig(output_dir="/tmp/watercolor-compose-check", **OmegaConf.to_container(cfg.trainer))
-    assert cfg.trainer.max_steps == 3 and cfg.hydra.runtime.choices.model == "tiny_smoke"
+    assert cfg.trainer.max_steps == 3 and cfg.hydra.runtime.choices.model == "painting_smoke"
     for node in (cfg.reward, cfg.renderer, cfg.task.episode, *cfg.hydra.callbacks.values()):
         instantiate(node)
     check_settings(cfg)
@@ -208,7 +208,7 @@ def test_remote_rendering_is_told_the_episode_its_servers_must_run():
     from watercolor.train import build_painter
 
     cfg = compose_train(["renderer=remote", "task.episode.rules.max_chars=900"])
-    painter = build_painter(cfg.renderer, cfg.task.episode)
+    painter = build_painter(cfg.renderer, cfg.task)
     assert isinstance(painter, RemotePainter)
     assert painter.episode == OmegaConf.to_container(cfg.task.episode, resolve=True)
     assert painter.episode["rules"]["max_chars"] == 900

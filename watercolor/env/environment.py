@@ -1,7 +1,7 @@
 """A task as an OpenEnv environment: a reply in, a scored canvas and feedback out, for up to
 `turns` steps per episode.
 
-    async with RenderPool() as pool:
+    async with RenderPool(render_config, task.harness) as pool:
         env = PaintEnvironment(pool, task)               # a watercolor.tasks.Task (conf/task)
         first = env.reset(seed=7)                        # first.prompt: what to paint
         final = await env.step_async(PaintAction(reply=reply))

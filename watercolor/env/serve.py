@@ -52,7 +52,7 @@ def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int 
     """
     task = build_task(cfg.task)
     checked_turns(task.turns)  # a bad value is a usage error now, not per session
-    pool = RenderPool(local_renderer(cfg, workers))
+    pool = RenderPool(local_renderer(cfg, workers), task.harness)
     score = RewardSetScore(instantiate(cfg.reward))
     factory = functools.partial(PaintEnvironment, pool, task, score=score)
     app = create_app(

@@ -41,6 +41,7 @@ from watercolor.policy.corpus import KINDS, Example, Mixture, make_example
 from watercolor.policy.sketches import UNDEFINED_CALLS
 from watercolor.render.painters import LocalPainter
 from watercolor.sampling import paint_replies
+from watercolor.tasks import build_task
 from watercolor.tasks.painting.gate import check_reply
 
 DEFAULT_REWARDS = ("coarse", "fine_grained", "gated")
@@ -80,7 +81,8 @@ def pay_table(
 
     `cfg`: the composed training config, whose renderer and task episode paint the replies.
     """
-    painter = LocalPainter(instantiate(cfg.renderer), instantiate(cfg.task.episode))
+    task = build_task(cfg.task)
+    painter = LocalPainter(instantiate(cfg.renderer), task.episode, task.harness)
     replies = [example.reply for example in examples]
     canvases = asyncio.run(paint_replies(replies, painter, seed, progress=True))
     pairs = zip(examples, canvases, strict=True)

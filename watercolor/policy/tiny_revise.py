@@ -166,6 +166,8 @@ class FeedbackSetup:
     render: object  # watercolor.render.pool.RenderConfig
     episode: object  # the task's gate-render-check function
     configs: dict
+    harness: object  # the task's page (watercolor.render.harness.Harness): a page, not a verdict,
+    # so not in `configs` (the harness's own code is the library's and the lockfile's)
 
 
 def feedback_setup(reward: str) -> FeedbackSetup:
@@ -177,7 +179,11 @@ def feedback_setup(reward: str) -> FeedbackSetup:
     }
     configs["renderer"].pop("workers")  # how many lanes paint does not change a canvas
     return FeedbackSetup(
-        instantiate(cfg.reward), instantiate(cfg.renderer), instantiate(cfg.task.episode), configs
+        instantiate(cfg.reward),
+        instantiate(cfg.renderer),
+        instantiate(cfg.task.episode),
+        configs,
+        instantiate(cfg.task.harness),
     )
 
 
@@ -277,7 +283,7 @@ async def paint_records(
     from watercolor.render.painters import LocalPainter
 
     render = replace(setup.render, workers=workers or setup.render.workers)
-    painter = LocalPainter(render, setup.episode)
+    painter = LocalPainter(render, setup.episode, setup.harness)
     plans = plan_revisions(config.records_per_kind, config.records_seed, config.base.prompts)
     try:
         records = await revision_records(

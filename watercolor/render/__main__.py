@@ -29,6 +29,7 @@ from watercolor import usage
 from watercolor.canvas import Canvas, Status
 from watercolor.render import cli
 from watercolor.render.pool import RenderConfig
+from watercolor.tasks import Task
 
 STARTUP_MARGIN_S = 60.0  # launching Chromium and loading p5 + p5.brush on a busy 2-core box
 
@@ -38,7 +39,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         prog="python -m watercolor.render", description=__doc__.split("\n")[0]
     )
     parser.add_argument(
-        "sketch", help="a .js sketch or a model reply containing a ```js block ('-' = stdin)"
+        "sketch",
+        help="a sketch (painting: .js) or a model reply with a fenced code block ('-' = stdin)",
     )
     parser.add_argument("-o", "--output", type=Path, help="write the canvas PNG here")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -46,17 +48,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-async def render_reply(reply: str, config: RenderConfig, episode, seed: int) -> Canvas:
-    async with cli.pool(config) as pool:  # a refused reply starts no browser
-        return await episode(pool, reply, seed=seed)
+async def render_reply(reply: str, config: RenderConfig, task: Task, seed: int) -> Canvas:
+    async with cli.pool(config, task.harness) as pool:  # a refused reply starts no browser
+        return await task.episode(pool, reply, seed=seed)
 
 
-def run(reply: str, config: RenderConfig, episode, seed: int) -> Canvas:
+def run(reply: str, config: RenderConfig, task: Task, seed: int) -> Canvas:
     """Render with an outer deadline, so even a wedged browser cannot hang the command."""
     deadline = config.time_limit_s + STARTUP_MARGIN_S
     start = time.perf_counter()
     try:
-        return asyncio.run(asyncio.wait_for(render_reply(reply, config, episode, seed), deadline))
+        return asyncio.run(asyncio.wait_for(render_reply(reply, config, task, seed), deadline))
     except TimeoutError:
         message = f"renderer gave no answer within {deadline:.0f} s"
     except Exception as exc:  # any failure here is ours (browser missing, assets missing)
@@ -87,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         cfg = cli.compose(args)
-        config, episode = cli.render_config(cfg), cli.episode(cfg)
+        config, task = cli.render_config(cfg), cli.task(cfg)
     except HydraException as exc:  # a bad flag or override: usage
         print(f"error: {usage.message(exc)}", file=sys.stderr)
         return 2
@@ -96,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         print(f"error: cannot read {args.sketch}: {exc}", file=sys.stderr)
         return 2
-    canvas = run(reply, config, episode, args.seed)
+    canvas = run(reply, config, task, args.seed)
     png_path = None
     if args.output and canvas.png is not None:
         args.output.parent.mkdir(parents=True, exist_ok=True)

@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 
 from hydra.utils import instantiate
 from omegaconf import DictConfig
 
 from watercolor.config import compose_train
+from watercolor.render.harness import Harness
 from watercolor.render.pool import RenderConfig, RenderPool
+from watercolor.tasks import Task, build_task
 
 # flag -> the renderer field it sets (unset flags leave conf/renderer's value)
 RENDER_FLAGS = {"size": "size", "pixel_density": "pixel_density", "time_limit": "time_limit_s"}
@@ -73,16 +75,17 @@ def render_config(cfg: DictConfig, workers: int = 1) -> RenderConfig:
     return instantiate(cfg.renderer, workers=workers)
 
 
-def episode(cfg: DictConfig) -> Callable:
-    """The task's episode, `episode(pool, reply, seed=...) -> Canvas` (conf/task's `episode`)."""
-    return instantiate(cfg.task.episode)
+def task(cfg: DictConfig) -> Task:
+    """The composed task: its episode (`episode(pool, reply, seed=...) -> Canvas`), harness and
+    sketch suffix (conf/task)."""
+    return build_task(cfg.task)
 
 
 @contextlib.asynccontextmanager
-async def pool(config: RenderConfig) -> AsyncIterator[RenderPool]:
-    """A render pool for one command, closed on exit. Not started: each lane starts its browser on
-    its first render, so replies the gate refuses start none."""
-    unstarted = RenderPool(config)
+async def pool(config: RenderConfig, harness: Harness) -> AsyncIterator[RenderPool]:
+    """A render pool of the task's `harness` for one command, closed on exit. Not started: each
+    lane starts its browser on its first render, so replies the gate refuses start none."""
+    unstarted = RenderPool(config, harness)
     try:
         yield unstarted
     finally:

@@ -1,13 +1,14 @@
 """One warm page: a freshly loaded harness document that runs exactly one sketch.
 
-    page = await WarmPage.open(browser, size=600)          # harness loaded, p5 + p5.brush ready
+    page = await WarmPage.open(browser, 600, harness)      # the task's harness loaded, ready
     canvas = await page.run(sketch, seed=0, density=1.0, max_frames=3, limit_s=10.0)
     await page.load()                                       # a new document for the next sketch
 
 A page is reused, its document is not: after every sketch the page navigates to a fresh copy
-of the harness, so no global, prototype, timer or p5.brush setting survives into the next
+of the harness, so no global, prototype, timer or library setting survives into the next
 sketch (p5.brush keeps module state, e.g. its brush scale, and a second `let x` at top level
-would be a SyntaxError). Reloading costs 0.1-0.5 s of CPU (mostly p5's own start-up) and
+would be a SyntaxError). Reloading painting's harness costs 0.1-0.5 s of CPU (mostly p5's own
+start-up) and
 happens in the background while the pool hands out other pages; opening a new page (context,
 renderer process, document) costs about twice that.
 
@@ -38,7 +39,7 @@ from playwright.async_api import (
 from playwright.async_api import Error as PlaywrightError
 
 from watercolor.canvas import Canvas, Status
-from watercolor.render.harness import CONTENT_SECURITY_POLICY, HARNESS_URL, harness_html
+from watercolor.render.harness import CONTENT_SECURITY_POLICY, HARNESS_URL, Harness
 
 LOAD_TIMEOUT_S = 15.0
 # Opening a page (context, page, harness): Playwright's new_page has no timeout of its own and,
@@ -62,8 +63,16 @@ class HarnessBroken(RuntimeError):
 class WarmPage:
     """A Playwright page in its own browser context, holding one fresh harness document."""
 
-    def __init__(self, browser: Browser, context: BrowserContext, page: Page, cdp: CDPSession):
+    def __init__(
+        self,
+        browser: Browser,
+        context: BrowserContext,
+        page: Page,
+        cdp: CDPSession,
+        harness: Harness,
+    ):
         self.browser, self.context, self.page, self.cdp = browser, context, page, cdp
+        self.harness = harness
         self.size = page.viewport_size["width"]
         self._expected_url: str | None = None
         self._incidents: list[str] = []  # dialogs, refused requests: each one fails the sketch
@@ -78,9 +87,9 @@ class WarmPage:
         page.on("console", self._on_console)
 
     @classmethod
-    async def open(cls, browser: Browser, size: int) -> WarmPage:
-        """A new context + page with the harness loaded, within OPEN_TIMEOUT_S."""
-        opening = asyncio.ensure_future(cls._open(browser, size))
+    async def open(cls, browser: Browser, size: int, harness: Harness) -> WarmPage:
+        """A new context + page with `harness` loaded, within OPEN_TIMEOUT_S."""
+        opening = asyncio.ensure_future(cls._open(browser, size, harness))
         # An opening left behind (timed out, or its caller cancelled as the pool closes) fails
         # once its browser is gone; nobody awaits it then, so its error is read here, not
         # printed by asyncio as "Task exception was never retrieved". `result()` still raises.
@@ -94,7 +103,7 @@ class WarmPage:
         return opening.result()
 
     @classmethod
-    async def _open(cls, browser: Browser, size: int) -> WarmPage:
+    async def _open(cls, browser: Browser, size: int, harness: Harness) -> WarmPage:
         try:
             context = await browser.new_context(
                 viewport={"width": size, "height": size},
@@ -106,7 +115,7 @@ class WarmPage:
             raise await _failure(browser, error) from error
         try:
             page = await context.new_page()
-            warm = cls(browser, context, page, await context.new_cdp_session(page))
+            warm = cls(browser, context, page, await context.new_cdp_session(page), harness)
             await context.route("**/*", warm._on_route)
             # Script-initiated navigations are announced here before the call that made them
             # returns (the in-page `beforeunload` and the refused request may come later).
@@ -136,7 +145,9 @@ class WarmPage:
         except PlaywrightError as error:
             raise await _failure(self.browser, error) from error
         if not ready:
-            raise HarnessBroken("the harness page loaded without its runtime (__watercolor)")
+            raise HarnessBroken(
+                f"the {self.harness.name} harness loaded without its runtime (__watercolor)"
+            )
 
     async def close(self) -> None:
         with contextlib.suppress(PlaywrightError):
@@ -238,7 +249,7 @@ class WarmPage:
         if request.url == self._expected_url and request.is_navigation_request():
             self._expected_url = None
             await route.fulfill(
-                body=harness_html(),
+                body=self.harness.document(),
                 content_type="text/html; charset=utf-8",
                 headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY},
             )

@@ -1,13 +1,14 @@
 """Painters: `await painter(reply, seed) -> Canvas`, the one call training needs from rendering.
 
-    >>> painter = LocalPainter(RenderConfig(size=256), episode=paint)
+    >>> painter = LocalPainter(RenderConfig(size=256), task.episode, task.harness)
     >>> canvas = await painter("```js\\nfunction setup() { ... }\\n```", 0)
     >>> await painter.close()
 
 `LocalPainter` owns a `RenderPool`, started lazily on the event loop of its first call: TRL runs
 async reward functions on an event loop of its own (a daemon thread), and Playwright objects
 belong to the loop that made them. `episode` is the task's gate-render-check function (for
-painting: `watercolor.tasks.painting.episode.paint` with its gate rules bound).
+painting: `watercolor.tasks.painting.episode.paint` with its gate rules bound), `harness` the
+page its pool holds (`Task.harness`).
 
 What this isolates: nothing itself; sketches run in the pool's sandboxed pages
 (`watercolor.render.pool`).
@@ -19,6 +20,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from watercolor.canvas import Canvas
+from watercolor.render.harness import Harness
 from watercolor.render.pool import RenderConfig, RenderPool
 
 Episode = Callable[..., Awaitable[Canvas]]  # episode(pool, reply, *, seed) -> Canvas
@@ -27,8 +29,8 @@ Episode = Callable[..., Awaitable[Canvas]]  # episode(pool, reply, *, seed) -> C
 class LocalPainter:
     """Gate, render and check replies in a local warm Chromium pool."""
 
-    def __init__(self, config: RenderConfig, episode: Episode) -> None:
-        self.config, self.episode = config, episode
+    def __init__(self, config: RenderConfig, episode: Episode, harness: Harness) -> None:
+        self.config, self.episode, self.harness = config, episode, harness
         self.pool: RenderPool | None = None
         self._starting: asyncio.Lock | None = None
 
@@ -41,7 +43,7 @@ class LocalPainter:
             self._starting = asyncio.Lock()
         async with self._starting:
             if self.pool is None:
-                pool = RenderPool(self.config)
+                pool = RenderPool(self.config, self.harness)
                 await pool.start()
                 self.pool = pool
         return self.pool

@@ -1,10 +1,11 @@
-"""Render p5.js + p5.brush sketches in a pool of warm, sandboxed headless-Chromium pages.
+"""Render a task's code in a pool of warm, sandboxed headless-Chromium pages.
 
     >>> import asyncio
     >>> from watercolor.render import RenderConfig, RenderPool
+    >>> from watercolor.tasks.painting.harness import harness  # a task's page (Task.harness)
     >>> SKETCH = "function setup() { createCanvas(256, 256, WEBGL); background(200); }"
     >>> async def paint(code):
-    ...     async with RenderPool(RenderConfig(size=256)) as pool:
+    ...     async with RenderPool(RenderConfig(size=256), harness()) as pool:
     ...         return await pool.render(code, seed=1)
     >>> canvas = asyncio.run(paint(SKETCH))
     >>> canvas.status, canvas.rgba.shape
@@ -12,10 +13,11 @@
 
 `workers` lanes, each its own browser running one sketch at a time on two pages (each in its
 own browser context, hence its own renderer process), each holding a freshly loaded harness
-document with p5 and p5.brush already started, so a sketch costs about its own draw time. After
-a sketch its page loads a fresh document in the background (page.py says why documents are
-never reused). A browser per lane, not one shared: WebGL is drawn in a browser's one GPU
-process, so only then is the CPU a browser spends while a sketch runs that sketch's own.
+document of the task's harness (painting's: p5 and p5.brush already started), so a sketch costs
+about its own draw time. After a sketch its page loads a fresh document in the background
+(page.py says why documents are never reused). A browser per lane, not one shared: WebGL is
+drawn in a browser's one GPU process, so only then is the CPU a browser spends while a sketch
+runs that sketch's own.
 `render` never raises for a bad sketch: it returns a `Canvas` whose status says what happened
 (`ok`, `error`, `timeout`, `crashed`), and `infra_error` only when *we* failed (the browser
 died twice under the sketch or cannot be launched, the harness is broken), so a trainer can
@@ -24,15 +26,11 @@ run again on a relaunched browser; the other sketches of a batch are not disturb
 time-out the pool retires the browser (its GPU process may still be drawing what the stopped
 sketch queued) and starts a new one; sketches in flight on the old one run again there.
 
-What a sketch gets: p5 global mode, a `size` x `size` WEBGL canvas (`createCanvas` with any size
-up to twice the configured one is made at the configured size, centred as WEBGL is, so a
-sketch for another size is cropped or padded; a larger request, a 2D canvas or no canvas at
-all is an error), `pixelDensity(config.pixel_density)` (the sketch's own calls are ignored),
-`max_frames` calls of `draw()` (then `noLoop()`), and `Math.random`, `random()`, `noise()` and
-p5.brush's generators seeded from `seed` (the clock is not frozen: a sketch that seeds from
-`Date.now()` is not reproducible). The pixels are read from the p5 canvas with `toDataURL()`
-in the task that drew the last frame (never a screenshot), so elements laid over the canvas do
-not count. `png` is set only when the status is `ok`.
+What a sketch gets is its harness's to say (`watercolor.render.harness` has the contract every
+harness keeps; painting's, p5 global mode on a WEBGL canvas: watercolor/tasks/painting/harness.py).
+The pool gives each the canvas `size`, `pixel_density`, the seed and `max_frames`; the pixels
+come back as the harness's PNG (never a screenshot), and `png` is set only when the status is
+`ok`.
 
 Determinism: the same code and seed give the same picture up to SwiftShader's rasteriser.
 Renders in one browser were bit-identical in our runs (also two pages at once); across browser
@@ -99,6 +97,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from watercolor.canvas import Canvas, Status
 from watercolor.render.browser import launch, webgl_flags, webgl_renderer
+from watercolor.render.harness import Harness
 from watercolor.render.page import BrowserGone, HarnessBroken, WarmPage
 from watercolor.render.watchdog import (
     PROC,
@@ -149,17 +148,18 @@ class Retired(RuntimeError):
 
 class RenderPool:
     """`workers` lanes, each one headless Chromium running one sketch at a time; use as
-    `async with RenderPool(config) as pool`.
+    `async with RenderPool(config, harness) as pool`, `harness` the task's page
+    (`watercolor.render.harness.Harness`; `Task.harness`).
 
     A sketch runs alone in its lane's browser, so the CPU its browser spends while it runs is
     its own (its time limit is counted in that CPU time) and a neighbour that floods its GPU
     process slows nobody else.
     """
 
-    def __init__(self, config: RenderConfig = RenderConfig()) -> None:
-        self.config = config
+    def __init__(self, config: RenderConfig, harness: Harness) -> None:
+        self.config, self.harness = config, harness
         lane = replace(config, workers=1)
-        self.lanes = [BrowserLane(lane) for _ in range(max(1, config.workers))]
+        self.lanes = [BrowserLane(lane, harness) for _ in range(max(1, config.workers))]
         self._idle: asyncio.Queue[BrowserLane] | None = None  # made on the loop that renders
 
     async def __aenter__(self) -> RenderPool:
@@ -230,8 +230,8 @@ class BrowserLane:
     document never holds up the next sketch.
     """
 
-    def __init__(self, config: RenderConfig = RenderConfig()) -> None:
-        self.config = config
+    def __init__(self, config: RenderConfig, harness: Harness) -> None:
+        self.config, self.harness = config, harness
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
         # A fixed number of page tokens circulate: a warm page, or None ("open one when taken").
@@ -380,7 +380,7 @@ class BrowserLane:
             self._spawn(page.close())
         try:
             await self._ensure_browser()
-            return await WarmPage.open(self._browser, self.config.size)
+            return await WarmPage.open(self._browser, self.config.size, self.harness)
         except BaseException:
             self._pages.put_nowait(None)  # the token goes back whatever happened
             raise
@@ -394,7 +394,7 @@ class BrowserLane:
                 fresh = page
             elif page.browser is self._browser and self._browser.is_connected():
                 await page.close()
-                fresh = await WarmPage.open(self._browser, self.config.size)
+                fresh = await WarmPage.open(self._browser, self.config.size, self.harness)
         except Exception:  # whatever went wrong, the page goes and its token comes back
             await page.close()
         finally:
@@ -439,7 +439,10 @@ class BrowserLane:
             self._watchdog = asyncio.ensure_future(MemoryWatchdog(self.marker, limit_mb).run())
         if not self._pages_issued:  # after a relaunch, dead pages are replaced as they come round
             opened = await asyncio.gather(
-                *(WarmPage.open(self._browser, self.config.size) for _ in range(self._page_count)),
+                *(
+                    WarmPage.open(self._browser, self.config.size, self.harness)
+                    for _ in range(self._page_count)
+                ),
                 return_exceptions=True,
             )
             for page in opened:

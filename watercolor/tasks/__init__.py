@@ -2,6 +2,7 @@
 
     task = build_task(cfg.task)        # conf/task/<name>.yaml makes a `Task`
     task.conversation(task.train_prompts[0])   # the messages the model answers
+    pool = RenderPool(render_config, task.harness)   # the task's page in every browser
     canvas = await task.episode(pool, reply, seed=0)   # extract, gate, render, check
     task.feedback(canvas, score)       # what a revising model reads next
 
@@ -16,10 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hydra.utils import instantiate
 from omegaconf import DictConfig
+
+if TYPE_CHECKING:  # the analysis imports tasks without the renderer's Playwright
+    from watercolor.render.harness import Harness
 
 
 @dataclass
@@ -30,6 +34,8 @@ class Task:
     - `conversation(prompt)`: the messages the model answers (system prompt and request);
     - `episode(pool, reply, *, seed)`: runs one reply in the render pool and returns its
       `Canvas` (the task's extraction, static gate, render and checks: `render.painters.Episode`);
+    - `harness`: the page the render pool holds for the task's code
+      (`watercolor.render.harness.Harness`: its document and the contract it keeps);
     - `feedback(canvas, score)`: the environment's words on a canvas, for revision episodes;
     - `revision_conversation(conversation, draft, feedback)`: the next turn's messages;
     - `suffix`: the file suffix of a reply's code where it is saved (".js", ".svg");
@@ -42,6 +48,7 @@ class Task:
     eval_prompts: Sequence[str]
     conversation: Callable[[str], list[dict[str, str]]]
     episode: Callable[..., Any]
+    harness: Harness
     feedback: Callable[..., str]
     revision_conversation: Callable[[list[dict], str, str], list[dict]]
     suffix: str

@@ -29,6 +29,7 @@ from PIL import Image
 from watercolor.canvas import Canvas
 from watercolor.render.pool import RenderConfig, RenderPool
 from watercolor.rewards.reference_pool import BUNDLED, TIERS
+from watercolor.tasks.painting.harness import harness
 
 SIZE = 300  # pixels; small enough to commit (~1.7 MB for 24), large enough to judge
 CANVAS = RenderConfig().size  # the task's sketch coordinates (600)
@@ -53,7 +54,7 @@ def subject_and_tier(path: Path) -> tuple[str, str]:
 
 async def render_sketches(sketches: list[str], size: int, seed: int) -> list[Canvas]:
     config = RenderConfig(pixel_density=size / CANVAS, workers=2, time_limit_s=60.0)
-    async with RenderPool(config) as pool:
+    async with RenderPool(config, harness()) as pool:
         return list(await asyncio.gather(*(pool.render(s, seed=seed) for s in sketches)))
 
 

@@ -38,9 +38,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from watercolor.canvas import Canvas
-from watercolor.render.assets import brush_methods
 from watercolor.rewards.pixels import BLANK_COVERAGE, view
 from watercolor.rewards.pixels import painted_fraction as painted_fraction  # the task's measure
+from watercolor.tasks.painting.assets import brush_methods
 from watercolor.tasks.painting.jsscan import Scan, scan
 
 

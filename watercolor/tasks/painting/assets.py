@@ -1,11 +1,11 @@
 """Where the pinned JS libraries live, and what p5.brush exports.
 
-    >>> from watercolor.render.assets import brush_methods
+    >>> from watercolor.tasks.painting.assets import brush_methods
     >>> "fillBleed" in brush_methods()
     True
 
-p5.js and p5.brush come from npm, pinned by `watercolor/render/js/package-lock.json` and
-installed by `scripts/setup.sh` (`npm ci --prefix watercolor/render/js`). The list of brush
+p5.js and p5.brush come from npm, pinned by `watercolor/tasks/painting/js/package-lock.json` and
+installed by `scripts/setup.sh` (`npm ci --prefix watercolor/tasks/painting/js`). The list of brush
 methods the gate accepts is read from the installed library's ES-module export list, so it
 follows the library when the lockfile moves, instead of being typed by hand.
 """
