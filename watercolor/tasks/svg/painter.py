@@ -43,21 +43,22 @@ from watercolor.tasks.svg.prompts import SYSTEM_PROMPT, prompts
 class SvgPainterConfig:
     """Everything that decides the built model (all of it is hashed into the cache name)."""
 
-    corpus_size: int = 600
+    corpus_size: int = 800
     corpus_seed: int = 0
     mixture: Mixture = field(default_factory=Mixture)
     system_prompt_share: float = 0.5
-    vocab_size: int = 1024
-    hidden_size: int = 128
-    intermediate_size: int = 384
-    num_layers: int = 2
-    num_heads: int = 2
-    num_kv_heads: int = 1
+    # painting's default sizes (watercolor.policy.tiny.TinyConfig): ~3.4M parameters
+    vocab_size: int = 2048
+    hidden_size: int = 256
+    intermediate_size: int = 768
+    num_layers: int = 4
+    num_heads: int = 4
+    num_kv_heads: int = 2
     max_positions: int = 2048
-    steps: int = 200
+    steps: int = 400
     batch_size: int = 8
     max_length: int = 768
-    learning_rate: float = 3e-3
+    learning_rate: float = 2e-3
     warmup_steps: int = 10
     seed: int = 0
 
@@ -67,7 +68,20 @@ class SvgPainterConfig:
 
 
 DEFAULT = SvgPainterConfig()
-SMOKE = replace(DEFAULT, corpus_size=160, steps=40)  # tests: builds in well under a minute
+# Test scale: builds in ~20 s on 2 cores; 15 of 16 of its held-out replies pass the gate (at 40
+# steps none did: a smoke comparison of reward sets then compares refusals).
+SMOKE = replace(
+    DEFAULT,
+    corpus_size=160,
+    vocab_size=1024,
+    hidden_size=128,
+    intermediate_size=384,
+    num_layers=2,
+    num_heads=2,
+    num_kv_heads=1,
+    steps=150,
+    learning_rate=3e-3,
+)
 
 
 def training_records(config: SvgPainterConfig) -> list[dict]:
