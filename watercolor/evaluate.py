@@ -176,7 +176,7 @@ def evaluate_model(
     del model  # free its memory before Chromium starts
     painter = LocalPainter(render or configured("renderer"), task.episode, task.harness)
     canvases = asyncio.run(paint_replies([s.reply for s in replies], painter, seed, progress))
-    table = pd.DataFrame(score_rows(replies, canvases, reward_sets))
+    table = pd.DataFrame(score_rows(replies, canvases, reward_sets, task.style))
     if canvas_dir is not None:
         table.insert(1, "image", save_canvases(replies, canvases, Path(canvas_dir), task.suffix))
     return table

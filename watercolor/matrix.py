@@ -32,6 +32,7 @@ from PIL import Image
 
 from watercolor import stats
 from watercolor.behaviour import BEHAVIOURS
+from watercolor.behaviour import behaviours as behaviours_of
 from watercolor.gallery import gallery_html, relative
 from watercolor.records import Records
 from watercolor.revision_stats import arm_revision_table
@@ -255,14 +256,15 @@ def verdict_table(samples: pd.DataFrame, resamples: int, seed: int) -> pd.DataFr
 def behaviour_table(
     samples: pd.DataFrame, resamples: int, seed: int, behaviours: Mapping[str, str] | None = None
 ) -> pd.DataFrame:
-    """Long table per behaviour (`watercolor.behaviour.BEHAVIOURS`: summary metric -> sample
-    column): each set's mean with its CI, then each pair's difference (paired by prompt).
+    """Long table per behaviour (`watercolor.behaviour.behaviours`: summary metric -> sample
+    column, the task's own style columns included): each set's mean with its CI, then each
+    pair's difference (paired by prompt).
 
     `comparison` is a set's name or "a - b"; against the untrained model it is trained minus
     untrained. Behaviours whose column the samples lack are left out.
     """
     rows = []
-    for metric, column in (behaviours or BEHAVIOURS).items():
+    for metric, column in (behaviours or behaviours_of(samples.columns)).items():
         if column not in samples:
             continue
         points, draws = bootstrap_column(samples, column, resamples, seed)
@@ -288,7 +290,7 @@ def seed_permutation_table(
     trained = samples[samples["trained_with"] != UNTRAINED]
     names = list(dict.fromkeys(trained["trained_with"]))
     rows = []
-    for metric, column in (behaviours or BEHAVIOURS).items():
+    for metric, column in (behaviours or behaviours_of(trained.columns)).items():
         if column not in trained:
             continue
         values = pd.to_numeric(trained[column], errors="coerce").astype(float)

@@ -103,9 +103,11 @@ def role_rows(
     canvases: Sequence[Canvas],
     reward_sets: Mapping[str, RewardSet],
     texts: Sequence[str] | None = None,
+    style=None,
 ) -> list[dict]:
-    """`score_rows` of one role, each row marked with its role and the feedback it saw."""
-    rows = score_rows(samples, canvases, reward_sets)
+    """`score_rows` of one role (with the task's `style` measures), each row marked with its
+    role and the feedback it saw."""
+    rows = score_rows(samples, canvases, reward_sets, style)
     for i, row in enumerate(rows):
         row["role"], row["feedback"] = role, texts[i] if texts is not None else ""
         row["sketch"] = canvases[i].sketch
@@ -157,11 +159,11 @@ def evaluate_revisions(
             for role, words in conditions.items()
         }  # fmt: skip
     del model
-    rows = role_rows("draft", drafts, draft_canvases, reward_sets, texts)
-    rows += role_rows("second", second, second_canvases, reward_sets)
+    rows = role_rows("draft", drafts, draft_canvases, reward_sets, texts, task.style)
+    rows += role_rows("second", second, second_canvases, reward_sets, style=task.style)
     for role, replies in revised.items():
         rows += role_rows(role, replies, paint(replies, render, task, seed, progress),
-                          reward_sets, conditions[role])  # fmt: skip
+                          reward_sets, conditions[role], task.style)  # fmt: skip
     return pd.DataFrame(rows)
 
 

@@ -158,16 +158,20 @@ async def paint_replies(
 
 
 def score_rows(
-    samples: Sequence[Sample], canvases: Sequence[Canvas], reward_sets: Mapping[str, RewardSet]
+    samples: Sequence[Sample],
+    canvases: Sequence[Canvas],
+    reward_sets: Mapping[str, RewardSet],
+    style: Callable[[str], dict[str, float]] | None = None,
 ) -> list[dict]:
-    """One row per sample: what it is, how it rendered, and its score under every reward set.
+    """One row per sample: what it is, how it rendered, its behaviour (with the task's code-read
+    `style` measures, `Task.style`) and its score under every reward set.
 
     Each prompt's samples are scored together, as a GRPO group would be, so group components
     (and the diversity column) compare a canvas with the other paintings of the same prompt.
     Diversity is NaN for a canvas that did not paint (status not ok), like the other
     painted-only behaviour columns.
     """
-    rows = [_base_row(sample, canvas) for sample, canvas in zip(samples, canvases, strict=True)]
+    rows = [_base_row(s, c, style) for s, c in zip(samples, canvases, strict=True)]
     for indices in _groups(samples).values():
         group = [canvases[i] for i in indices]
         prompts = [samples[i].prompt for i in indices]
@@ -190,7 +194,7 @@ def _groups(samples: Sequence[Sample]) -> dict[int, list[int]]:
     return groups
 
 
-def _base_row(sample: Sample, canvas: Canvas) -> dict:
+def _base_row(sample: Sample, canvas: Canvas, style) -> dict:
     return {
         "key": sample.key,
         "prompt_index": sample.prompt_index,
@@ -204,7 +208,7 @@ def _base_row(sample: Sample, canvas: Canvas) -> dict:
         "truncated": sample.truncated,
         "render_s": canvas.timings.get("total_ms", 0.0) / 1000,
         "reply": sample.reply,
-    } | behaviour_row(canvas, sample.reply)
+    } | behaviour_row(canvas, sample.reply, style)
 
 
 def save_canvases(

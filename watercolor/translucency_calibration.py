@@ -28,7 +28,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from watercolor.behaviour import render_replies, roc_auc, training_render_config
+from watercolor.behaviour import roc_auc
 from watercolor.canvas import Canvas
 from watercolor.config import reward_set
 from watercolor.policy.motifs import compose
@@ -38,6 +38,7 @@ from watercolor.rewards.pixels import view
 from watercolor.rewards.reward_set import RewardSet
 from watercolor.rewards.translucency import translucent_washes, wash_load
 from watercolor.stats import LEVEL, RESAMPLES
+from watercolor.tasks.painting.calibration import render_replies, training_render_config
 from watercolor.tasks.painting.prompts import COLOURS, prompts
 
 _FILL_ALPHA = re.compile(r"(brush\.fill\(\s*\d+\s*,\s*\d+\s*,\s*\d+\s*,\s*)\d+(\s*\))")

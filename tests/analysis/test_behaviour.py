@@ -17,17 +17,15 @@ from watercolor.behaviour import (
     FLAT_BLOCK_UNEVENNESS,
     balanced_accuracy,
     behaviour_row,
+    behaviours,
     best_threshold,
-    fill_alphas,
-    main,
     roc_auc,
-    style_measures,
     summarise_behaviour,
-    training_render_config,
-    unevenness_by_kind,
 )
 from watercolor.canvas import Canvas, Status
 from watercolor.matrix import MATRIX_METRICS
+from watercolor.tasks.painting.calibration import main, training_render_config, unevenness_by_kind
+from watercolor.tasks.painting.style import fill_alphas, style_measures
 
 sys.path.append(str(Path(__file__).parents[1] / "rewards"))  # the shared synthetic paintings
 import synthetic_canvases as paint  # noqa: E402
@@ -44,6 +42,11 @@ function setup() {
   brush.circle(40, 40, 60);
 }
 ```"""
+
+
+def painting_row(canvas: Canvas, reply: str) -> dict[str, float]:
+    """A painting evaluation's row: the framework's measures and painting's `Task.style`."""
+    return behaviour_row(canvas, reply, style_measures)
 
 
 def test_style_measures_read_fill_opacity_and_washes_from_the_code():
@@ -65,24 +68,24 @@ def test_fills_without_a_readable_opacity_leave_the_style_unknown():
 
 
 def test_a_painted_layered_wash_is_executed_clean_layered_and_not_flat():
-    row = behaviour_row(paint.layered_watercolour(), WASHES)
+    row = painting_row(paint.layered_watercolour(), WASHES)
     assert row["executed"] == 1.0 and row["clean_run"] == 1.0
     assert row["flat_block"] == 0.0 and row["layering"] > 0.3
     assert row["style/washes"] == 3.0
 
 
 def test_wash_load_is_measured_on_painted_canvases_and_nan_elsewhere():
-    light = behaviour_row(paint.layered_watercolour(), WASHES)
-    heavy = behaviour_row(paint.layered_watercolour(opacity=2.5), WASHES)
+    light = painting_row(paint.layered_watercolour(), WASHES)
+    heavy = painting_row(paint.layered_watercolour(opacity=2.5), WASHES)
     assert 0 < light["wash_load"] < heavy["wash_load"] < math.inf  # heavier washes load more
     assert light["translucent_washes"] > heavy["translucent_washes"] == 0.0
-    assert math.isnan(behaviour_row(paint.blank(), WASHES)["wash_load"])  # ran, left no paint
-    assert math.isnan(behaviour_row(Canvas(Status.ERROR, errors=["boom"]), WASHES)["wash_load"])
+    assert math.isnan(painting_row(paint.blank(), WASHES)["wash_load"])  # ran, left no paint
+    assert math.isnan(painting_row(Canvas(Status.ERROR, errors=["boom"]), WASHES)["wash_load"])
 
 
 def test_flat_opaque_blocks_are_flat():
-    assert behaviour_row(paint.flat_blocks(), WASHES)["flat_block"] == 1.0
-    assert behaviour_row(paint.flat_mosaic(), WASHES)["flat_block"] == 1.0
+    assert painting_row(paint.flat_blocks(), WASHES)["flat_block"] == 1.0
+    assert painting_row(paint.flat_mosaic(), WASHES)["flat_block"] == 1.0
 
 
 @pytest.mark.parametrize(
@@ -95,7 +98,7 @@ def test_flat_opaque_blocks_are_flat():
     ids=["error", "violation", "timeout"],
 )
 def test_a_reply_that_did_not_paint_has_no_painted_measures(canvas):
-    row = behaviour_row(canvas, WASHES)
+    row = painting_row(canvas, WASHES)
     assert row["executed"] == 0.0 and row["clean_run"] == 0.0
     painted_only = [k for k in row if k not in ("executed", "clean_run")]
     assert painted_only and all(math.isnan(row[k]) for k in painted_only)
@@ -104,32 +107,32 @@ def test_a_reply_that_did_not_paint_has_no_painted_measures(canvas):
 def test_a_sketch_that_threw_after_painting_executed_but_not_cleanly():
     # The renderer keeps what it painted; the painted-only measures read clean runs alone.
     threw = Canvas(Status.ERROR, png=paint.layered_watercolour().png, errors=["threw after"])
-    row = behaviour_row(threw, WASHES)
+    row = painting_row(threw, WASHES)
     assert row["executed"] == 1.0 and row["clean_run"] == 0.0
     painted_only = [k for k in row if k not in ("executed", "clean_run")]
     assert all(math.isnan(row[k]) for k in painted_only)
     blank = Canvas(Status.ERROR, png=paint.blank().png, errors=["threw before painting"])
-    assert behaviour_row(blank, WASHES)["executed"] == 0.0
+    assert painting_row(blank, WASHES)["executed"] == 0.0
 
 
 def test_a_run_that_painted_but_reported_errors_is_executed_not_clean():
     ok = paint.layered_watercolour()
     noisy = Canvas(Status.OK, png=ok.png, errors=["TypeError: x is undefined"])
-    row = behaviour_row(noisy, WASHES)
+    row = painting_row(noisy, WASHES)
     assert row["executed"] == 1.0 and row["clean_run"] == 0.0
 
 
 def test_an_infrastructure_failure_says_nothing_about_the_reply():
-    row = behaviour_row(Canvas(Status.INFRA_ERROR, errors=["browser gone"]), WASHES)
+    row = painting_row(Canvas(Status.INFRA_ERROR, errors=["browser gone"]), WASHES)
     assert all(math.isnan(value) for value in row.values())
 
 
 def test_each_summary_metric_is_the_nanmean_of_its_column():
     table = pd.DataFrame([
-        behaviour_row(paint.layered_watercolour(), WASHES),
-        behaviour_row(paint.flat_blocks(), "brush.fill(1, 2, 3, 255); brush.circle(0, 0, 9);"),
-        behaviour_row(Canvas(Status.ERROR, errors=["boom"]), WASHES),
-        behaviour_row(Canvas(Status.INFRA_ERROR), WASHES),
+        painting_row(paint.layered_watercolour(), WASHES),
+        painting_row(paint.flat_blocks(), "brush.fill(1, 2, 3, 255); brush.circle(0, 0, 9);"),
+        painting_row(Canvas(Status.ERROR, errors=["boom"]), WASHES),
+        painting_row(Canvas(Status.INFRA_ERROR), WASHES),
     ])  # fmt: skip
     table["truncated"] = [False, False, True, False]
     summary = summarise_behaviour(table)
@@ -142,6 +145,22 @@ def test_each_summary_metric_is_the_nanmean_of_its_column():
     for name, column in BEHAVIOURS.items():
         if column in table:
             assert summary[name] == pytest.approx(np.nanmean(table[column].astype(float)))
+
+
+def test_a_tasks_own_style_measures_join_the_row_and_the_summary():
+    # No style function: no style columns. Another task's: its columns, NaN unless it ran clean.
+    assert not any(k.startswith("style/") for k in behaviour_row(paint.flat_blocks(), WASHES))
+
+    def shapes(reply: str) -> dict[str, float]:
+        return {"style/shapes": float(reply.count("<circle"))}
+
+    rows = [behaviour_row(paint.flat_blocks(), "<circle/><circle/>", shapes),
+            behaviour_row(Canvas(Status.ERROR, errors=["x"]), "<circle/>", shapes)]  # fmt: skip
+    assert rows[0]["style/shapes"] == 2.0 and math.isnan(rows[1]["style/shapes"])
+    table = pd.DataFrame(rows)
+    assert behaviours(table.columns) == {**BEHAVIOURS, "style/shapes": "style/shapes"}
+    assert summarise_behaviour(table)["style/shapes"] == 2.0
+    assert behaviours(BEHAVIOURS.values()) == BEHAVIOURS  # painting's: nothing added
 
 
 def test_compare_tabulates_every_behaviour():
@@ -175,7 +194,8 @@ def test_flat_block_cut_separates_fresh_corpus_flat_fills_from_layered_washes():
 
 @pytest.mark.browser  # four corpus replies painted, two browsers started (~15 s)
 def test_the_calibration_command_measures_both_kinds_and_reports_the_cut(capsys):
-    """`python -m watercolor.behaviour` at its smallest: the loop above, then the report."""
+    """`python -m watercolor.tasks.painting.calibration` at its smallest: the loop above, then
+    the report."""
     main(["--per-kind", "2", "--seed", "0"])
     said = capsys.readouterr().out
     assert "flat: 2 measured of 2, status {'ok': 2}" in said

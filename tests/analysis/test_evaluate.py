@@ -34,6 +34,7 @@ from watercolor.tasks.painting import sample_sketches
 from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.harness import HARNESS
 from watercolor.tasks.painting.prompts import prompts
+from watercolor.tasks.painting.style import style_measures
 
 sys.path.append(str(Path(__file__).parents[1] / "rewards"))  # the shared synthetic paintings
 import synthetic_canvases as synthetic  # noqa: E402
@@ -135,7 +136,7 @@ def test_painted_canvases_reach_the_summary_and_the_gallery(reward_sets, tmp_pat
     painter = LocalPainter(RENDER, paint, HARNESS)
     canvases = asyncio.run(paint_replies([s.reply for s in samples], painter, progress=False))
     assert painter.pool is None  # closed after the batch
-    table = pd.DataFrame(score_rows(samples, canvases, reward_sets))
+    table = pd.DataFrame(score_rows(samples, canvases, reward_sets, style_measures))
     table.insert(1, "image", save_canvases(samples, canvases, tmp_path / "canvases", ".js"))
     summary = write_report(table, tmp_path, "samples", tmp_path / "canvases")
 
@@ -163,7 +164,7 @@ def test_behaviour_columns_and_their_means_reach_the_summary():
                Sample(1, p1, 0, "function setup() {", 384, True)]  # fmt: skip
     canvases = [synthetic.layered_watercolour(), synthetic.flat_blocks(),
                 Canvas(Status.VIOLATION, violations=["truncated"], errors=["cut off"])]  # fmt: skip
-    table = pd.DataFrame(score_rows(samples, canvases, load_reward_sets(["gated"])))
+    table = pd.DataFrame(score_rows(samples, canvases, load_reward_sets(["gated"]), style_measures))
     assert set(BEHAVIOURS.values()) <= set(table.columns)
     assert list(table["flat_block"].iloc[:2]) == [0.0, 1.0] and math.isnan(table["flat_block"][2])
     assert math.isnan(table["diversity"][2]) and math.isnan(table["style/mean_alpha"][2])

@@ -21,10 +21,11 @@ MISSING = "/nonexistent/watercolor-usage-test"
 STORE = "--tracking-uri=sqlite:///{tmp}/mlflow.db"  # compare reads a store of its own
 RUN_DIR = "hydra.run.dir={tmp}/run"  # where Hydra writes the run's config, a Hydra app's own
 POOL = "rewards.reference_pool"
+CALIBRATION = "tasks.painting.calibration"  # the flat-block calibration (was `behaviour`)
 
 # id -> (module, arguments, what the error names, argparse's usage message comes first)
 CASES = {
-    "behaviour-unknown-split": ("behaviour", ["--split", "nope"], "nope", True),
+    "calibration-unknown-split": (CALIBRATION, ["--split", "nope"], "nope", True),
     "bench-missing-sketches": ("bench", ["render", "--sketches", MISSING], MISSING, False),
     "render-missing-sketch": ("render", [MISSING], MISSING, False),
     "render-bad-override": ("render", [MISSING, "--set", "nope=1"], "nope", False),
@@ -53,7 +54,7 @@ CASES = {
     "bench-unknown-command": ("bench", ["nope"], "nope", True),
     "bench_gpu-bad-value": ("bench_gpu", ["--batch", "x"], "'x'", True),
     "bench_webgl-unknown-mode": ("bench_webgl", ["--modes", "nope"], "nope", True),
-    "behaviour-bad-value": ("behaviour", ["--per-kind", "x"], "'x'", True),
+    "calibration-bad-value": (CALIBRATION, ["--per-kind", "x"], "'x'", True),
 }
 # Commands whose modules other workers hold for now: this bad input still ends in a traceback
 # (bench: ZeroDivisionError over no sketches; behaviour: ValueError from the prompt split).

@@ -34,7 +34,6 @@ from omegaconf import DictConfig
 from omegaconf.errors import OmegaConfBaseException
 
 from watercolor import study, usage
-from watercolor.behaviour import OPAQUE_ALPHA, fill_alphas
 from watercolor.canvas import Status
 from watercolor.config import compose_train, reward_set, reward_set_names
 from watercolor.policy.corpus import KINDS, Example, Mixture, make_example
@@ -43,6 +42,7 @@ from watercolor.render.painters import LocalPainter
 from watercolor.sampling import paint_replies
 from watercolor.tasks import build_task
 from watercolor.tasks.painting.gate import check_reply
+from watercolor.tasks.painting.style import OPAQUE_ALPHA, fill_alphas
 
 DEFAULT_REWARDS = ("coarse", "fine_grained", "gated")
 _UNDEFINED = frozenset(call.split("(")[0] for call in UNDEFINED_CALLS)

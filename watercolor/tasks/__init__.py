@@ -41,7 +41,9 @@ class Task:
     - `suffix`: the file suffix of a reply's code where it is saved (".js", ".svg");
     - `description`: one line on what the model does, for the environment's metadata;
     - `turns`: replies per episode (1: one reply, scored; 2+: draft, feedback, revisions);
-    - `feedback_image_px`: the canvas's size in the feedback that models taking images see.
+    - `feedback_image_px`: the canvas's size in the feedback that models taking images see;
+    - `style(reply)`: the task's code-read `style/<name>` measures of a clean run, columns of
+      every evaluation (`watercolor.behaviour.behaviour_row`); None: none.
     """
 
     train_prompts: Sequence[str]
@@ -55,6 +57,7 @@ class Task:
     description: str
     turns: int = 1
     feedback_image_px: int = 128
+    style: Callable[[str], dict[str, float]] | None = None
 
     def prompts(self, split: str) -> Sequence[str]:
         """The `train` or `heldout` prompts."""
