@@ -56,6 +56,9 @@ def test_the_task_config_builds_an_svg_task():
     assert not set(task.train_prompts) & set(task.eval_prompts)
     assert task.conversation(task.train_prompts[0])[0]["content"].startswith("You draw")
     assert task.episode.keywords["rules"].max_chars > 0
+    measures = task.style(f"```svg\n{DOC}\n```")  # code-read style columns of its evaluations
+    assert measures == {"style/mean_opacity": pytest.approx((1.0 + 0.4 + 0.5 + 0.3) / 4),
+                        "style/see_through_share": 0.75, "style/shapes": 4.0}  # fmt: skip
 
 
 def test_shapes_reads_effective_fill_opacity_through_groups_and_styles():
