@@ -9,8 +9,9 @@
 or without Hydra (the engine of a "trained with x, scored by y" matrix):
 
     >>> from watercolor.evaluate import evaluate_model, load_reward_sets, summarise
+    >>> spec = EvaluationSpec.configured(samples=4)   # conf/evaluate.yaml's task and renderer
     >>> table = evaluate_model("outputs/runs/.../final", prompts("heldout")[:8],
-    ...                        load_reward_sets(), samples=4, canvas_dir="out/canvases")
+    ...                        load_reward_sets(), spec, canvas_dir="out/canvases")
     >>> summarise(table)["total/gated"]
 
 One row per sample: prompt, status, violations, completion length, the total under each reward
@@ -29,7 +30,6 @@ What this isolates: nothing itself; replies run in the render pool's sandboxed p
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import sys
@@ -39,7 +39,6 @@ from pathlib import Path
 import hydra
 import mlflow
 import pandas as pd
-import torch
 from hydra.core.hydra_config import HydraConfig
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
@@ -48,24 +47,14 @@ from watercolor import config, usage
 from watercolor.behaviour import nanmean, summarise_behaviour
 from watercolor.canvas import Status
 from watercolor.gallery import gallery_html
-from watercolor.policy.loading import load_policy
 from watercolor.policy.tiny import BUILD_INFO
 from watercolor.provenance import weights_fingerprint
 from watercolor.records import store_config
-from watercolor.render.painters import LocalPainter
-from watercolor.render.pool import RenderConfig
 from watercolor.revise_eval import evaluate_revisions
 from watercolor.revision_stats import revision_measures
 from watercolor.rewards.reward_set import RewardSet
-from watercolor.sampling import (
-    configured,
-    configured_task,
-    generate_samples,
-    paint_replies,
-    save_canvases,
-    score_rows,
-)
-from watercolor.tasks import Task, build_task
+from watercolor.sampling import EvaluationSpec, save_canvases
+from watercolor.tasks import build_task
 from watercolor.tracking import RUN_ID_FILE, flatten, mlflow_run, use_store
 
 MLFLOW_RUN_ID = re.compile(r"[0-9a-f]{32}")
@@ -145,40 +134,20 @@ def evaluate_model(
     model_path: str | Path,
     prompts: Sequence[str],
     reward_sets: Mapping[str, RewardSet],
-    *,
-    samples: int = 4,
-    seed: int = 0,
-    generation: Mapping | None = None,
-    chat_template_kwargs: Mapping | None = None,
-    render: RenderConfig | None = None,
-    task: Task | None = None,
+    spec: EvaluationSpec,
     canvas_dir: str | Path | None = None,
-    dtype: str | None = None,
-    threads: int | None = None,
-    progress: bool = True,
 ) -> pd.DataFrame:
-    """Sample `samples` replies per prompt, render each once, score with every reward set.
-
-    `generation`: `generate` settings (max_new_tokens, temperature, top_p, top_k, ...).
-    `canvas_dir`: where to write each canvas PNG and sketch (the `image` column names them).
-    `render`, `task`: None for the configured ones (conf/evaluate.yaml); the task gives the
-    conversation, the episode and the sketches' file suffix.
-    """
-    task = task or configured_task()
-    device_map = "auto" if torch.cuda.is_available() else None
-    model, tokenizer = load_policy(str(model_path), dtype=dtype, device_map=device_map)
-    model.eval()
-    replies = generate_samples(
-        model, tokenizer, prompts, samples=samples, seed=seed, generation=generation,
-        chat_template_kwargs=chat_template_kwargs, threads=threads, progress=progress,
-        conversation=task.conversation,
-    )  # fmt: skip
+    """Sample `spec.samples` replies per prompt, render each once, score with every reward set
+    (`spec`: the task, renderer and sampling settings). `canvas_dir`: where to write each canvas
+    PNG and sketch, with the task's file suffix (the `image` column names them)."""
+    model, tokenizer = spec.load(model_path)
+    replies = spec.generate(model, tokenizer, prompts, spec.samples)
     del model  # free its memory before Chromium starts
-    painter = LocalPainter(render or configured("renderer"), task.episode, task.harness)
-    canvases = asyncio.run(paint_replies([s.reply for s in replies], painter, seed, progress))
-    table = pd.DataFrame(score_rows(replies, canvases, reward_sets, task.style))
+    canvases = spec.paint(replies)
+    table = pd.DataFrame(spec.rows(replies, canvases, reward_sets))
     if canvas_dir is not None:
-        table.insert(1, "image", save_canvases(replies, canvases, Path(canvas_dir), task.suffix))
+        suffix = spec.task.suffix
+        table.insert(1, "image", save_canvases(replies, canvases, Path(canvas_dir), suffix))
     return table
 
 
@@ -275,10 +244,10 @@ def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:
     prompts = task.eval_prompts[: cfg.num_prompts]
     reward_sets = load_reward_sets(cfg.rewards)
     plain = OmegaConf.to_container(cfg, resolve=True)
-    settings = dict(
-        samples=cfg.samples, seed=cfg.seed,
+    spec = EvaluationSpec(
+        task=task, render=instantiate(cfg.renderer), samples=cfg.samples, seed=cfg.seed,
         generation=plain["generation"], chat_template_kwargs=plain["chat_template_kwargs"],
-        render=instantiate(cfg.renderer), task=task, dtype=cfg.model.dtype, threads=cfg.threads,
+        dtype=cfg.model.dtype, threads=cfg.threads,
     )  # fmt: skip
     tags = {"kind": "evaluate", "source": str(cfg.checkpoint or model_path)} | dict(cfg.tags)
     tags |= {"source_run_id": source_run} if source_run else {}
@@ -286,10 +255,9 @@ def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:
         feedback = feedback_rewards(cfg.feedback_reward, model_path, source_run)
         tags["feedback_reward"] = feedback[0]  # the set the feedback named
         summary = evaluate_revising(model_path, prompts, reward_sets, feedback[1], out_dir,
-                                    settings)  # fmt: skip
+                                    spec)  # fmt: skip
     else:
-        table = evaluate_model(model_path, prompts, reward_sets, canvas_dir=out_dir / "canvases",
-                               **settings)  # fmt: skip
+        table = evaluate_model(model_path, prompts, reward_sets, spec, out_dir / "canvases")
         summary = write_report(table, out_dir, f"evaluate {model_path}", out_dir / "canvases")
     params = flatten(plain) | {"model_path": model_path, "weights": weights_fingerprint(model_path)}
     with mlflow_run(
@@ -304,13 +272,12 @@ def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:
 
 
 def evaluate_revising(model_path, prompts, reward_sets, feedback_set: RewardSet, out_dir: Path,
-                      settings) -> dict:  # fmt: skip
+                      spec: EvaluationSpec) -> dict:  # fmt: skip
     """`task.turns` > 1: drafts, controls and revisions (`watercolor.revise_eval`), the feedback
     naming the components of `feedback_set` (`feedback_rewards`: the model's own), written as
     samples.csv/parquet and revision.json (each measure with its CI, per reward set); the
     summary of the drafts plus every measure's mean as `revision/<set>/<measure>`."""
-    table = evaluate_revisions(model_path, prompts, reward_sets,
-                               feedback_rewards=feedback_set, **settings)  # fmt: skip
+    table = evaluate_revisions(model_path, prompts, reward_sets, spec, feedback_set)
     out_dir.mkdir(parents=True, exist_ok=True)
     table.to_csv(out_dir / "samples.csv", index=False)
     table.to_parquet(out_dir / "samples.parquet", index=False)

@@ -2,7 +2,7 @@
 
     >>> sets = load_reward_sets(["fine_grained"])
     >>> table = evaluate_revisions("outputs/runs/.../final", prompts("heldout")[:8], sets,
-    ...                            feedback_rewards=sets["fine_grained"])
+    ...                            EvaluationSpec.configured(), sets["fine_grained"])
     >>> revision_measures(table, "fine_grained")["clean_draft_change"]   # watercolor.revision_stats
     Estimate(mean=0.031, low=-0.004, high=0.066)
 
@@ -24,7 +24,6 @@ What this isolates: nothing itself; replies run in the render pool's sandboxed p
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -33,20 +32,8 @@ import pandas as pd
 
 from watercolor.canvas import Canvas
 from watercolor.cores import torch_threads
-from watercolor.policy.loading import load_policy
-from watercolor.render.painters import LocalPainter
-from watercolor.render.pool import RenderConfig
 from watercolor.rewards.reward_set import RewardSet
-from watercolor.sampling import (
-    Sample,
-    configured,
-    configured_task,
-    generate_samples,
-    paint_replies,
-    prompt_replies,
-    sampling_settings,
-    score_rows,
-)
+from watercolor.sampling import EvaluationSpec, Sample, prompt_replies, sampling_settings
 from watercolor.tasks import Task
 
 
@@ -102,12 +89,11 @@ def role_rows(
     samples: Sequence[Sample],
     canvases: Sequence[Canvas],
     reward_sets: Mapping[str, RewardSet],
+    spec: EvaluationSpec,
     texts: Sequence[str] | None = None,
-    style=None,
 ) -> list[dict]:
-    """`score_rows` of one role (with the task's `style` measures), each row marked with its
-    role and the feedback it saw."""
-    rows = score_rows(samples, canvases, reward_sets, style)
+    """`spec.rows` of one role, each row marked with its role and the feedback it saw."""
+    rows = spec.rows(samples, canvases, reward_sets)
     for i, row in enumerate(rows):
         row["role"], row["feedback"] = role, texts[i] if texts is not None else ""
         row["sketch"] = canvases[i].sketch
@@ -118,30 +104,17 @@ def evaluate_revisions(
     model_path: str | Path,
     prompts: Sequence[str],
     reward_sets: Mapping[str, RewardSet],
-    *,
+    spec: EvaluationSpec,
     feedback_rewards: RewardSet,
-    samples: int = 4,
-    seed: int = 0,
-    generation: Mapping | None = None,
-    chat_template_kwargs: Mapping | None = None,
-    render: RenderConfig | None = None,
-    task: Task | None = None,
-    dtype: str | None = None,
-    threads: int | None = None,
-    progress: bool = True,
 ) -> pd.DataFrame:
     """Drafts, second tries and three revisions of each draft, painted and scored (one row
-    each; see the module docstring). `feedback_rewards` is the reward set whose components the
+    each; see the module docstring), `spec.samples` drafts per prompt (`spec`: the task,
+    renderer and sampling settings). `feedback_rewards` is the reward set whose components the
     feedback shows (the set the model was trained with: `watercolor.evaluate.feedback_rewards`)."""
-    model, tokenizer = load_policy(str(model_path), dtype=dtype)
-    model.eval()
-    task, render = task or configured_task(), render or configured("renderer")
-    tries = generate_samples(
-        model, tokenizer, prompts, samples=2 * samples, seed=seed, generation=generation,
-        chat_template_kwargs=chat_template_kwargs, threads=threads, progress=progress,
-        conversation=task.conversation,
-    )  # fmt: skip
-    canvases = paint(tries, render, task.episode, seed, progress)
+    model, tokenizer = spec.load(model_path)
+    task, samples = spec.task, spec.samples
+    tries = spec.generate(model, tokenizer, prompts, 2 * samples)
+    canvases = spec.paint(tries)
     first = [s.sample < samples for s in tries]  # each prompt's first half: the drafts
     drafts = [s for s, d in zip(tries, first, strict=True) if d]
     second = [replace(s, sample=s.sample - samples) for s, d in zip(tries, first, strict=True)
@@ -151,26 +124,19 @@ def evaluate_revisions(
     texts = feedback_texts(drafts, draft_canvases, feedback_rewards, task)
     conditions = {"revision": texts, "revision_empty": [""] * len(texts),
                   "revision_other": other_prompts_feedback(drafts, texts)}  # fmt: skip
-    settings = sampling_settings(generation)
-    with torch_threads(threads):
+    settings = sampling_settings(spec.generation)
+    with torch_threads(spec.threads):
         revised = {
-            role: revise(model, tokenizer, drafts, words, seed=seed, settings=settings,
-                         task=task, template_kwargs=chat_template_kwargs)
+            role: revise(model, tokenizer, drafts, words, seed=spec.seed, settings=settings,
+                         task=task, template_kwargs=spec.chat_template_kwargs)
             for role, words in conditions.items()
         }  # fmt: skip
     del model
-    rows = role_rows("draft", drafts, draft_canvases, reward_sets, texts, task.style)
-    rows += role_rows("second", second, second_canvases, reward_sets, style=task.style)
+    rows = role_rows("draft", drafts, draft_canvases, reward_sets, spec, texts)
+    rows += role_rows("second", second, second_canvases, reward_sets, spec)
     for role, replies in revised.items():
-        rows += role_rows(role, replies, paint(replies, render, task, seed, progress),
-                          reward_sets, conditions[role], task.style)  # fmt: skip
+        rows += role_rows(role, replies, spec.paint(replies), reward_sets, spec, conditions[role])
     return pd.DataFrame(rows)
-
-
-def paint(replies: Sequence[Sample], render, task: Task, seed: int, progress: bool) -> list[Canvas]:
-    """Every reply painted once by `task`'s episode in a fresh pool (closed afterwards)."""
-    painter = LocalPainter(render, task.episode, task.harness)
-    return asyncio.run(paint_replies([s.reply for s in replies], painter, seed, progress))
 
 
 # --- measures -----------------------------------------------------------------------------------

@@ -30,7 +30,9 @@ from watercolor import config
 from watercolor.behaviour import behaviour_row
 from watercolor.canvas import Canvas
 from watercolor.cores import torch_threads
+from watercolor.policy.loading import load_policy
 from watercolor.render.painters import LocalPainter
+from watercolor.render.pool import RenderConfig
 from watercolor.rewards.diversity import group_diversity
 from watercolor.rewards.reward_set import RewardSet
 from watercolor.tasks import Task, build_task
@@ -99,6 +101,62 @@ def training_sampling(train: DictConfig) -> tuple[dict, dict | None]:
     node = OmegaConf.create({"trainer": OmegaConf.to_container(train.trainer, resolve=True)}
                             | {key: own[key] for key in keys})  # fmt: skip
     return tuple(OmegaConf.to_container(node, resolve=True)[key] for key in keys)
+
+
+@dataclass(frozen=True)
+class EvaluationSpec:
+    """How an evaluation samples, paints and scores a model: the one set of settings
+    `watercolor.evaluate.evaluate_model` and `watercolor.revise_eval.evaluate_revisions` take.
+
+    `task`, `render`: the task (its conversation, episode, harness, style measures and sketch
+    suffix) and the renderer; `EvaluationSpec.configured()` takes conf/evaluate.yaml's, so a
+    caller without Hydra paints as training does. `samples` replies per prompt, sampled with
+    `seed` (per prompt), `generation` (`generate` settings, `sampling_settings` fills in the
+    completion limit) and `chat_template_kwargs`; the model loaded in `dtype`, generating on
+    `threads` torch threads (None: the idle cores).
+    """
+
+    task: Task
+    render: RenderConfig
+    samples: int = 4
+    seed: int = 0
+    generation: Mapping | None = None
+    chat_template_kwargs: Mapping | None = None
+    dtype: str | None = None
+    threads: int | None = None
+    progress: bool = True
+
+    @classmethod
+    def configured(cls, **fields) -> EvaluationSpec:
+        """conf/evaluate.yaml's task and renderer (unless given), with `fields` set."""
+        task = fields.pop("task", None) or configured_task()
+        return cls(task=task, render=fields.pop("render", None) or configured("renderer"), **fields)
+
+    def load(self, model_path: str | Path):
+        """(model, tokenizer) in eval mode, across the GPUs where there are any."""
+        device_map = "auto" if torch.cuda.is_available() else None
+        model, tokenizer = load_policy(str(model_path), dtype=self.dtype, device_map=device_map)
+        model.eval()
+        return model, tokenizer
+
+    def generate(self, model, tokenizer, prompts: Sequence[str], samples: int) -> list[Sample]:
+        """`samples` replies per prompt (`generate_samples` with these settings)."""
+        return generate_samples(
+            model, tokenizer, prompts, samples=samples, seed=self.seed,
+            generation=self.generation, chat_template_kwargs=self.chat_template_kwargs,
+            threads=self.threads, progress=self.progress, conversation=self.task.conversation,
+        )  # fmt: skip
+
+    def paint(self, replies: Sequence[Sample]) -> list[Canvas]:
+        """Every reply through the task's episode once, in a fresh pool closed afterwards."""
+        painter = LocalPainter(self.render, self.task.episode, self.task.harness)
+        return asyncio.run(
+            paint_replies([s.reply for s in replies], painter, self.seed, self.progress)
+        )
+
+    def rows(self, replies, canvases, reward_sets: Mapping[str, RewardSet]) -> list[dict]:
+        """`score_rows` with the task's style measures."""
+        return score_rows(replies, canvases, reward_sets, self.task.style)
 
 
 def configured(key: str):

@@ -29,7 +29,14 @@ from watercolor.policy.loading import load_policy
 from watercolor.policy.tiny import SMOKE, ensure_tiny_model
 from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
-from watercolor.sampling import Sample, generate_samples, paint_replies, save_canvases, score_rows
+from watercolor.sampling import (
+    EvaluationSpec,
+    Sample,
+    generate_samples,
+    paint_replies,
+    save_canvases,
+    score_rows,
+)
 from watercolor.tasks.painting import sample_sketches
 from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.harness import HARNESS
@@ -99,11 +106,11 @@ def test_the_thread_count_samples_the_same_replies(smoke_model):
 @pytest.mark.browser
 def test_evaluate_the_tiny_model_scores_every_sample_under_every_set(smoke_model, reward_sets,
                                                                      tmp_path):  # fmt: skip
-    table = evaluate_model(
-        smoke_model, prompts("heldout")[:2], reward_sets, samples=2, seed=0,
-        generation={"max_new_tokens": 160}, render=RENDER,
-        canvas_dir=tmp_path / "canvases", progress=False,
-    )  # fmt: skip
+    spec = EvaluationSpec.configured(
+        samples=2, seed=0, generation={"max_new_tokens": 160}, render=RENDER, progress=False
+    )
+    table = evaluate_model(smoke_model, prompts("heldout")[:2], reward_sets, spec,
+                           canvas_dir=tmp_path / "canvases")  # fmt: skip
     assert len(table) == 4 and list(table["sample"]) == [0, 1, 0, 1]
     assert {f"total/{name}" for name in REWARD_SETS} <= set(table.columns)
     assert {"gated/clean_run", "fine_grained/translucent_layering", "coarse/palette_match"} <= set(

@@ -54,8 +54,8 @@ def test_evaluation_generates_with_the_threads_training_takes(tmp_path, monkeypa
     assert compose_config("evaluate").threads == compose_train().threads  # one source
     given = {}
 
-    def noted(*args, **kwargs):
-        given.update(kwargs)
+    def noted(model_path, prompts, reward_sets, spec, canvas_dir):
+        given["spec"] = spec
         raise Stop
 
     monkeypatch.setattr(evaluate, "evaluate_model", noted)
@@ -65,7 +65,7 @@ def test_evaluation_generates_with_the_threads_training_takes(tmp_path, monkeypa
     ])  # fmt: skip
     with pytest.raises(Stop):
         evaluate.run(cfg, tmp_path / "evaluation")
-    assert given["threads"] == 3
+    assert given["spec"].threads == 3
 
 
 @pytest.mark.parametrize("threads", [2, None])

@@ -6,9 +6,9 @@ inside functions count too) for imports of a task's package (`watercolor.tasks.<
 
 `STILL_COUPLED` lists the modules that still import painting directly, each with why; the
 work of moving them (the painting painter's corpus under tasks/painting/, the translucency
-calibration, the benchmarks' sample sketches, the HPS reference pool) is open in issue 33. The test fails both when a
-module not listed starts importing a task and when a listed one stops (remove it here then), so
-the list only shrinks.
+calibration, the benchmarks' sample sketches, the HPS reference pool) is open in issue 33. The
+test fails both when a module not listed starts importing a task and when a listed one stops
+(remove it here then), so the list only shrinks.
 """
 
 from __future__ import annotations
