@@ -47,7 +47,7 @@ from watercolor import config, usage
 from watercolor.behaviour import nanmean, summarise_behaviour
 from watercolor.canvas import Status
 from watercolor.gallery import gallery_html
-from watercolor.policy.tiny import BUILD_INFO
+from watercolor.policy.builder import BUILD_INFO
 from watercolor.provenance import weights_fingerprint
 from watercolor.records import store_config
 from watercolor.revise_eval import evaluate_revisions

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from watercolor.policy import tiny, tiny_qwen35, tiny_revise
-from watercolor.policy.tiny import SMOKE, records_digest, training_records
+from watercolor.policy.builder import digest, records_digest
+from watercolor.policy.tiny import SMOKE, training_records
 from watercolor.tasks.painting import feedback
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -120,5 +121,5 @@ def test_the_name_hashes_the_records_the_build_trains_on(monkeypatch, tmp_path):
         tiny.build_tiny_model(SMOKE, tmp_path, progress=False)
     assert records_digest(trained["records"]) == records_digest(training_records(SMOKE))
     # and what the name covers besides the config is exactly those records
-    named = tiny.digest({**asdict(SMOKE), "records": records_digest(trained["records"])})
+    named = digest({**asdict(SMOKE), "records": records_digest(trained["records"])})
     assert tiny.cache_dir(SMOKE, tmp_path).name == f"tiny-{named}"

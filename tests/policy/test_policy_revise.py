@@ -27,6 +27,7 @@ from trl import SFTConfig, SFTTrainer
 from watercolor.canvas import Canvas, Status
 from watercolor.config import compose_train, reward_set
 from watercolor.policy import tiny, tiny_revise
+from watercolor.policy.builder import BUILD_INFO, read_build_info
 from watercolor.policy.kinds import reply_kind
 from watercolor.policy.loading import load_policy
 from watercolor.policy.revision_corpus import (
@@ -36,7 +37,7 @@ from watercolor.policy.revision_corpus import (
     revision_records,
     teaches,
 )
-from watercolor.policy.tiny import BUILD_INFO, DEFAULT, SMOKE, read_build_info
+from watercolor.policy.tiny import DEFAULT, SMOKE
 from watercolor.policy.tiny_revise import (
     DEFAULT_REVISE,
     RECORDS,
@@ -278,7 +279,7 @@ def test_a_built_model_is_reused_and_its_records_are_not_painted_again(small_bui
 
 @pytest.mark.slow
 def test_the_loss_falls_on_the_revision_only(small_build, tmp_path):
-    # TRL's own tokenisation of a revision record, as tiny.warm_start trains on it: only the
+    # TRL's own tokenisation of a revision record, as builder.warm_start trains on it: only the
     # revision (and its end of turn) has labels; the draft and the feedback turn are context.
     path, _, _ = small_build
     tokenizer = AutoTokenizer.from_pretrained(path)

@@ -14,20 +14,16 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from watercolor import cores
 from watercolor.config import compose_train
-from watercolor.cores import cpu_times, idle_cores
+from watercolor.cores import cpu_times, idle_cores, torch_threads
+from watercolor.policy.builder import BUILD_INFO, read_build_info, record_text, train_tokenizer
 from watercolor.policy.corpus import Mixture, generate_corpus
 from watercolor.policy.tiny import (
-    BUILD_INFO,
     DEFAULT,
     SMOKE,
     TinyConfig,
     cache_dir,
     config_hash,
     ensure_tiny_model,
-    read_build_info,
-    record_text,
-    torch_threads,
-    train_tokenizer,
     training_records,
 )
 

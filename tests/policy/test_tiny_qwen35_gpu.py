@@ -1,7 +1,7 @@
 """The GPU-size painter of the 35B-A3B's class (`tiny_qwen35.GPU_MOE`), checked on a CPU.
 
 Fast: its size and layout, counted on the meta device (no weights), its corpus, and the switch
-that runs `tiny.warm_start` in bf16. Slow: its build path (bf16 autocast warm start, save,
+that runs `builder.warm_start` in bf16. Slow: its build path (bf16 autocast warm start, save,
 load with the recipe's loader) at the smoke sizes; the GPU size itself is built only on a GPU.
 """
 
@@ -74,7 +74,7 @@ def test_mixed_precision_reaches_the_trainer_arguments(tmp_path, monkeypatch):
     from trl import SFTConfig
 
     monkeypatch.delenv(tiny_qwen35.MIXED_PRECISION, raising=False)
-    with mixed_precision("bf16"):  # what tiny.warm_start builds, bf16=False and all
+    with mixed_precision("bf16"):  # what builder.warm_start builds, bf16=False and all
         assert SFTConfig(output_dir=str(tmp_path), bf16=False).mixed_precision == "bf16"
     assert SFTConfig(output_dir=str(tmp_path), bf16=False).mixed_precision == "no"
 

@@ -31,54 +31,41 @@ built, not what from, and `build.json` records them. What identifies the weights
 fingerprint (`watercolor.provenance.weights_fingerprint`, the `weights` tag every run records);
 a study checks that, never the name.
 
-The tokenizer splits text into lines, numbers and space-led words before BPE (instead of
-GPT-2's punctuation split), so a line such as `  brush.vertex(-12, 35);` costs five tokens
-(`  brush.vertex(-`, `12`, `, `, `35`, `);\\n`) rather than a dozen: replies average ~270
-tokens, which keeps SFT and GRPO generation on a CPU short.
+The tokenizer, model, warm start and cache are every task's (`watercolor.policy.builder`, whose
+tokenizer keeps a line such as `  brush.vertex(-12, 35);` to five tokens: replies average ~270
+tokens, which keeps SFT and GRPO generation on a CPU short).
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
-import shutil
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from importlib.metadata import version
 from pathlib import Path
 
 import torch
-from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
-from transformers import PreTrainedTokenizerFast, Qwen3Config, Qwen3ForCausalLM, set_seed
+from transformers import set_seed
 
-from watercolor.cores import torch_threads
+from watercolor.policy.builder import (
+    BUILD_INFO,
+    build_once,
+    digest,
+    new_model,
+    read_build_info,
+    record_text,
+    records_digest,
+    train_tokenizer,
+    warm_start,
+)
 from watercolor.policy.corpus import Mixture, conversation, generate_corpus
 from watercolor.tasks.painting.prompts import SYSTEM_PROMPT
 from watercolor.tasks.painting.prompts import prompts as task_prompts
 
 DEFAULT_CACHE_ROOT = Path("outputs/cache")
-BUILD_INFO = "build.json"
-PAD, IM_START, IM_END = "<|endoftext|>", "<|im_start|>", "<|im_end|>"
-
-
-# ChatML, as Qwen models use it, without a thinking block. The assistant's reply sits inside
-# {% generation %} markers so TRL's assistant-only loss works as well as prompt-completion.
-CHAT_TEMPLATE = (
-    "{%- for message in messages %}"
-    "{%- if message['role'] == 'assistant' %}"
-    "{{- '<|im_start|>assistant\\n' }}"
-    "{%- generation %}{{- message['content'] + '<|im_end|>' }}{%- endgeneration %}"
-    "{{- '\\n' }}"
-    "{%- else %}"
-    "{{- '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n' }}"
-    "{%- endif %}"
-    "{%- endfor %}"
-    "{%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}{%- endif %}"
-)
 
 
 @dataclass(frozen=True)
@@ -142,16 +129,6 @@ def config_hash(config: TinyConfig) -> str:
     return digest({**asdict(config), "records": records_digest(training_records(config))})
 
 
-def records_digest(records: list[dict]) -> str:
-    """The sha256 of `records` as canonical JSON: their exact text, in their order."""
-    return hashlib.sha256(json.dumps(records, sort_keys=True).encode()).hexdigest()
-
-
-def digest(payload: object) -> str:
-    """12 hex digits of the sha256 of `payload` as canonical JSON."""
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:12]
-
-
 def cache_dir(config: TinyConfig, cache_root: str | Path = DEFAULT_CACHE_ROOT) -> Path:
     return Path(cache_root) / f"tiny-{config_hash(config)}"
 
@@ -178,106 +155,6 @@ def training_records(config: TinyConfig, progress: bool = False) -> list[dict]:
         with_system = rng.random() < config.system_prompt_share
         records.append(conversation(example, config.system_prompt if with_system else None))
     return records
-
-
-def record_text(record: dict) -> str:
-    """A record's messages as one text (what the tokenizer is trained on)."""
-    return "\n".join(message["content"] for message in record["prompt"] + record["completion"])
-
-
-# --- tokenizer ----------------------------------------------------------------------------
-
-
-def train_tokenizer(
-    texts: list[str], vocab_size: int, progress: bool = False
-) -> PreTrainedTokenizerFast:
-    """A byte-level BPE tokenizer trained on `texts`, with ChatML special tokens and template."""
-    tokenizer = Tokenizer(models.BPE())
-    tokenizer.pre_tokenizer = pre_tokenizers.Sequence(
-        [
-            pre_tokenizers.Split(Regex(r"\n"), "merged_with_previous"),  # a line ends its tokens
-            pre_tokenizers.Digits(individual_digits=False),  # numbers are tokens of their own
-            pre_tokenizers.Split(Regex(r" +(?=\S)"), "merged_with_next"),  # words keep their space
-            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
-        ]
-    )
-    tokenizer.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=vocab_size,
-        special_tokens=[PAD, IM_START, IM_END],
-        show_progress=progress,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-    )
-    tokenizer.train_from_iterator(texts, trainer)
-    return PreTrainedTokenizerFast(
-        tokenizer_object=tokenizer,
-        eos_token=IM_END,
-        pad_token=PAD,
-        extra_special_tokens=[IM_START],
-        chat_template=CHAT_TEMPLATE,
-    )
-
-
-# --- model --------------------------------------------------------------------------------
-
-
-def new_model(config: TinyConfig, tokenizer: PreTrainedTokenizerFast) -> Qwen3ForCausalLM:
-    """A randomly initialised Qwen3 causal LM sized by `config` (tied embeddings, float32)."""
-    model_config = Qwen3Config(
-        vocab_size=len(tokenizer),
-        hidden_size=config.hidden_size,
-        intermediate_size=config.intermediate_size,
-        num_hidden_layers=config.num_layers,
-        num_attention_heads=config.num_heads,
-        num_key_value_heads=config.num_kv_heads,
-        head_dim=config.hidden_size // config.num_heads,
-        max_position_embeddings=config.max_positions,
-        max_window_layers=config.num_layers,
-        tie_word_embeddings=True,
-        pad_token_id=tokenizer.pad_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-        bos_token_id=None,
-    )
-    model = Qwen3ForCausalLM(model_config)
-    model.generation_config.eos_token_id = tokenizer.eos_token_id
-    model.generation_config.pad_token_id = tokenizer.pad_token_id
-    return model
-
-
-def warm_start(
-    model, tokenizer, records: list[dict], config: TinyConfig, scratch: Path, progress: bool = False
-) -> list[dict]:
-    """Supervised fine-tuning with TRL on the reply tokens; returns the trainer's log rows."""
-    from datasets import Dataset  # imported here: TRL takes seconds to import, a cache hit none
-    from trl import SFTConfig, SFTTrainer
-
-    args = SFTConfig(
-        output_dir=str(scratch),
-        max_steps=config.steps,
-        per_device_train_batch_size=config.batch_size,
-        learning_rate=config.learning_rate,
-        lr_scheduler_type="cosine",
-        warmup_steps=config.warmup_steps,
-        weight_decay=0.01,
-        max_length=config.max_length,
-        completion_only_loss=True,
-        activation_checkpointing=False,  # TRL turns it on by default; 3M parameters need no saving
-        bf16=False,
-        fp16=False,
-        logging_steps=max(1, config.steps // 20),
-        save_strategy="no",
-        report_to="none",
-        seed=config.seed,
-        train_sampling_strategy="group_by_length",  # batches of similar length: less padding
-        dataloader_num_workers=0,
-        dataloader_pin_memory=False,
-        disable_tqdm=not progress,
-    )
-    trainer = SFTTrainer(
-        model=model, args=args, train_dataset=Dataset.from_list(records), processing_class=tokenizer
-    )
-    trainer.train()
-    return [row for row in trainer.state.log_history if "loss" in row]
 
 
 # --- build and cache ----------------------------------------------------------------------
@@ -324,35 +201,6 @@ def ensure_tiny_model(
     return build_once(
         cache_dir(config, cache_root), lambda out: build_tiny_model(config, out, progress), threads
     )
-
-
-def build_once(target: Path, build: Callable[[Path], object], threads: int | None = None) -> Path:
-    """`target`, after `build(scratch_dir)` filled it, unless a complete build is there already.
-
-    Built in a temporary directory beside it and renamed into place, so a directory with its
-    BUILD_INFO is complete, and two processes building the same model both end up with one.
-    """
-    if (target / BUILD_INFO).is_file():
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=f".{target.name}.building-", dir=target.parent))
-    scratch.chmod(0o755)  # mkdtemp makes it private; the cache is for everyone who can read it
-    try:
-        with torch_threads(threads):
-            build(scratch)
-        try:
-            scratch.rename(target)
-        except OSError:  # another process renamed the same build into place first
-            if not (target / BUILD_INFO).is_file():
-                raise
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    return target
-
-
-def read_build_info(path: str | Path) -> dict:
-    """The `build.json` of a built tiny model."""
-    return json.loads((Path(path) / BUILD_INFO).read_text())
 
 
 def main(argv: list[str] | None = None) -> None:

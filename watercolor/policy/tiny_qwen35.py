@@ -28,7 +28,7 @@ warm-started on that corpus for a few dozen steps: a purely random model writes 
 reply of a GRPO group then scores the same and the step has nothing to learn. The vision tower
 is kept (one tiny block) but never trained; no image processor is saved (text-only GRPO).
 
-`mixed_precision="bf16"` runs `tiny.warm_start` (which sets `bf16=False`) under accelerate's
+`mixed_precision="bf16"` runs `builder.warm_start` (which sets `bf16=False`) under accelerate's
 bf16 autocast, float32 master weights, by the variable `accelerate launch --mixed_precision bf16`
 sets: TrainingArguments reads ACCELERATE_MIXED_PRECISION when neither bf16 nor fp16 is set.
 
@@ -62,10 +62,10 @@ from transformers import (
     set_seed,
 )
 
-from watercolor.policy import tiny
+from watercolor.policy import builder, tiny
 from watercolor.policy.tiny import DEFAULT, SMOKE, TinyConfig
 
-BUILD_INFO = tiny.BUILD_INFO  # build_once looks for it
+BUILD_INFO = builder.BUILD_INFO  # build_once looks for it
 THINK = ["<think>", "</think>"]  # plain added tokens, as in Qwen's tokenizer: decoded, not skipped
 VISION = ["<|vision_start|>", "<|vision_end|>", "<|image_pad|>", "<|video_pad|>"]
 MIXED_PRECISION = "ACCELERATE_MIXED_PRECISION"
@@ -148,8 +148,8 @@ def config_hash(config: TinyQwen35Config) -> str:
     """12 hex digits naming the build by what it is made of: this config and the text of the
     painter's records it trains its tokenizer and warm start on."""
     # The build adds `chat_template_kwargs` to each record: the same for all, so not hashed.
-    records = tiny.records_digest(tiny.training_records(config.painter))
-    return tiny.digest({**asdict(config), "records": records})
+    records = builder.records_digest(tiny.training_records(config.painter))
+    return builder.digest({**asdict(config), "records": records})
 
 
 def cache_dir(config: TinyQwen35Config, cache_root: str | Path) -> Path:
@@ -161,7 +161,7 @@ def cache_dir(config: TinyQwen35Config, cache_root: str | Path) -> Path:
 
 def qwen35_tokenizer(texts: list[str], vocab_size: int) -> PreTrainedTokenizerFast:
     """The tiny painter's BPE tokenizer with Qwen3.5's thinking and vision tokens and template."""
-    tokenizer = tiny.train_tokenizer(texts, vocab_size)
+    tokenizer = builder.train_tokenizer(texts, vocab_size)
     tokenizer.add_tokens(THINK)
     tokenizer.add_special_tokens({"additional_special_tokens": VISION})
     tokenizer.chat_template = CHAT_TEMPLATE
@@ -269,7 +269,9 @@ def build_tiny_qwen35(config: TinyQwen35Config, out_dir: str | Path, progress: b
         tempfile.TemporaryDirectory(prefix="tiny-qwen35-sft-") as scratch,
         mixed_precision(config.mixed_precision),
     ):
-        logs = tiny.warm_start(model, tokenizer, records, config.painter, Path(scratch), progress)
+        logs = builder.warm_start(
+            model, tokenizer, records, config.painter, Path(scratch), progress
+        )
     model.save_pretrained(out_dir)
     tokenizer.save_pretrained(out_dir)
     info = {
@@ -294,7 +296,7 @@ def ensure_tiny_qwen35(
     progress: bool = True,
 ) -> Path:
     """The directory of the built model for `config`, building it on first use."""
-    return tiny.build_once(
+    return builder.build_once(
         cache_dir(config, cache_root), lambda out: build_tiny_qwen35(config, out, progress), threads
     )
 

@@ -21,7 +21,7 @@ The build, in three cached steps:
    CPU-s each; cached as `<cache_root>/revision-records-<hash>.json`, so a model that changes
    only its SFT settings renders nothing, and copied beside the weights (`revision_records.json`).
 3. Supervised fine-tuning continued from the base's weights and tokenizer, with the base's own
-   recipe (`tiny.warm_start`: TRL's SFTTrainer on prompt-completion records, loss on the
+   recipe (`builder.warm_start`: TRL's SFTTrainer on prompt-completion records, loss on the
    completion only), on the revision records mixed with `replay_records` of the base's own
    single-turn records, meant to keep its drafts the base's (not measured yet).
 
@@ -84,20 +84,22 @@ from transformers import AutoModelForCausalLM, AutoTokenizer, set_seed
 from watercolor.canvas import Canvas, Status
 from watercolor.config import compose_train
 from watercolor.policy import tiny
+from watercolor.policy.builder import (
+    BUILD_INFO,
+    build_once,
+    digest,
+    read_build_info,
+    records_digest,
+    warm_start,
+)
 from watercolor.policy.revision_corpus import kind_counts, plan_revisions, revision_records
 from watercolor.policy.tiny import (
-    BUILD_INFO,
     DEFAULT,
     DEFAULT_CACHE_ROOT,
     SMOKE,
     TinyConfig,
-    build_once,
-    digest,
     ensure_tiny_model,
-    read_build_info,
-    records_digest,
     training_records,
-    warm_start,
 )
 from watercolor.rewards.reward_set import Score
 from watercolor.tasks.painting.feedback import feedback, revision_conversation
@@ -327,7 +329,7 @@ def check_lengths(records: list[dict], tokenizer, max_length: int) -> int:
 
 
 def sft_settings(config: ReviseConfig) -> TinyConfig:
-    """The base's config with this warm start's SFT settings (what `tiny.warm_start` reads)."""
+    """The base's config with this warm start's SFT settings (what `builder.warm_start` reads)."""
     names = ("steps", "batch_size", "max_length", "learning_rate", "warmup_steps", "seed")
     return replace(config.base, **{name: getattr(config, name) for name in names})
 

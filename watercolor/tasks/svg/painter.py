@@ -4,7 +4,7 @@
     >>> path = ensure_painter(SMOKE, "outputs/cache")   # builds once (~1 min), then reuses
 
 conf/model/svg_tiny.yaml and svg_smoke.yaml name it (`task=svg` picks the first, `debug=smoke`
-the second). The build is painting's builder (`watercolor.policy.tiny`: byte-level BPE
+the second). The build is every task's builder (`watercolor.policy.builder`: byte-level BPE
 tokenizer, a small `Qwen3ForCausalLM`, TRL's `SFTTrainer` on the reply tokens, built in a
 scratch directory and renamed into place) fed this task's records: conversational
 prompt-completion records of `watercolor.tasks.svg.corpus`. The cache name `svg-tiny-<hash>`
@@ -25,7 +25,7 @@ from pathlib import Path
 import torch
 from transformers import set_seed
 
-from watercolor.policy.tiny import (
+from watercolor.policy.builder import (
     BUILD_INFO,
     build_once,
     digest,
