@@ -20,6 +20,7 @@ from watercolor.rewards import (
     translucency,
 )
 from watercolor.rewards.pixels import view
+from watercolor.tasks.painting.rewards import uses_brush_library
 
 PIXEL_COMPONENTS = [
     coverage.coverage,
@@ -38,7 +39,7 @@ PIXEL_COMPONENTS = [
 ]
 ALL_COMPONENTS = [
     *PIXEL_COMPONENTS,
-    cheats.uses_brush_library,
+    uses_brush_library,
     execution.clean_run,
     execution.gate_pass,
     execution.length_ramp,
@@ -120,7 +121,7 @@ def test_length_ramp(chars, expected):
     ],
 )
 def test_uses_brush_library(sketch, expected):
-    assert cheats.uses_brush_library(Canvas(status=Status.OK, sketch=sketch)) == expected
+    assert uses_brush_library(Canvas(status=Status.OK, sketch=sketch)) == expected
 
 
 def test_coverage_fraction_and_band():
@@ -295,7 +296,7 @@ def test_a_blank_sheet_earns_no_anti_cheat_credit(fn):
 # `View.extent`; only the coverage measures themselves are exempt.
 EXTENT_SCALED = [
     *(fn for fn in PIXEL_COMPONENTS if fn not in (coverage.coverage, coverage.not_blank)),
-    cheats.uses_brush_library,
+    uses_brush_library,
 ]
 GROUNDS = {"paper": paint.PAPER, "dark": "#1e2436", "tinted": "#8f9c8a", "light_tint": "#f6d9c4"}
 

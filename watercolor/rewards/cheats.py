@@ -6,16 +6,15 @@
 
 Fine-grained rewards can be gamed: flat shapes, opaque or smoothly graded ("fake
 watercolour"), per-pixel random noise passed off as granulation, one colour flooding the sheet,
-paint run edge to edge, or a sketch that draws with bare p5 primitives instead of the brush
-library. Each component here detects one of these on the shared working view
-(`watercolor.rewards.pixels`) or on the sketch. A blank sheet earns no anti-cheat credit (they
-score it 0), and a few marks on an empty sheet little: each is scaled by `View.extent`, since
-"no cheat detected" in a small mark is no evidence of a painting.
+or paint run edge to edge. Each component here detects one of these on the shared working view
+(`watercolor.rewards.pixels`). A blank sheet earns no anti-cheat credit (they score it 0), and
+a few marks on an empty sheet little: each is scaled by `View.extent`, since "no cheat detected"
+in a small mark is no evidence of a painting. (A painting sketch that draws with bare p5
+primitives instead of the brush library is painting's own cheat:
+`watercolor.tasks.painting.rewards.uses_brush_library`.)
 """
 
 from __future__ import annotations
-
-import re
 
 import numpy as np
 from scipy import ndimage
@@ -85,27 +84,3 @@ def not_edge_to_edge(
         return 0.0
     flooded = ramp(v.coverage, max_coverage, 1.0)
     return v.extent * (1 - flooded) * min(1.0, v.border_paper_share / min_border_paper)
-
-
-_BRUSH_CALL = re.compile(r"\bbrush\s*\.\s*(\w+)\s*\(")
-_BRUSH_DRAWS = frozenset(
-    ["circle", "rect", "line", "arc", "polygon", "spline", "flowLine", "vertex", "move"]
-)  # the calls that put marks down (beginShape/endShape only frame `vertex`)
-# A bare p5 primitive is a call not preceded by `.` (so `brush.circle(` does not count).
-_BARE_PRIMITIVE = re.compile(
-    r"(?<![\w.$])(rect|ellipse|circle|line|triangle|quad|arc|point|square|bezier|curve"
-    r"|vertex|plane|box|sphere|image|text)\s*\("
-)
-
-
-def uses_brush_library(canvas: Canvas) -> float | None:
-    """[0, 1]: share of the sketch's drawing calls made through `brush.` (0 = bare p5 only)."""
-    if canvas.infra_failure:
-        return None
-    brush = sum(m.group(1) in _BRUSH_DRAWS for m in _BRUSH_CALL.finditer(canvas.sketch))
-    bare = len(_BARE_PRIMITIVE.findall(canvas.sketch))
-    share = brush / (brush + bare) if brush + bare else 0.0
-    # Read from the sketch, so it needs no pixels; but where there are pixels, brush calls
-    # that left the sheet (almost) empty are paid like the other anti-cheat terms.
-    v = view(canvas)
-    return share if v is None else v.extent * share
