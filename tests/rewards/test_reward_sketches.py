@@ -33,8 +33,8 @@ from watercolor.canvas import Canvas, Status
 from watercolor.config import reward_set
 from watercolor.render import RenderConfig, RenderPool
 from watercolor.rewards.coverage import not_blank
+from watercolor.tasks.episode import refused
 from watercolor.tasks.painting import sample_sketches
-from watercolor.tasks.painting.episode import refused
 from watercolor.tasks.painting.gate import check_canvas, check_reply, painted_fraction
 from watercolor.tasks.painting.harness import HARNESS
 

@@ -1,10 +1,11 @@
 """One painting episode: a model's reply in, a judged Canvas out.
 
     >>> import asyncio
-    >>> from watercolor.render.pool import RenderPool
+    >>> from watercolor.render.pool import RenderConfig, RenderPool
+    >>> from watercolor.tasks.painting.harness import harness
     >>> from watercolor.tasks.painting.episode import paint
     >>> async def main(reply):
-    ...     async with RenderPool() as pool:
+    ...     async with RenderPool(RenderConfig(), harness()) as pool:
     ...         return await paint(pool, reply, seed=7)
     >>> canvas = asyncio.run(main("no code here"))  # doctest: +SKIP
     >>> canvas.status, canvas.violations  # doctest: +SKIP
@@ -20,45 +21,21 @@ What this isolates: nothing itself; the sketch runs inside the pool's browser pa
 
 from __future__ import annotations
 
-from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
-from watercolor.canvas import Canvas, Status
-from watercolor.tasks.painting.gate import (
-    DEFAULT_RULES,
-    GateRules,
-    Violation,
-    check_canvas,
-    check_reply,
-)
+from watercolor.canvas import Canvas
+from watercolor.tasks.episode import gated_render
+from watercolor.tasks.painting.gate import DEFAULT_RULES, GateRules, check_canvas, check_reply
 
 if TYPE_CHECKING:
     from watercolor.render.pool import RenderPool
 
 
-def refused(violations: list[Violation], **fields) -> Canvas:
-    """A VIOLATION canvas listing `violations` (codes and messages); `fields` fill the rest."""
-    return Canvas(
-        status=Status.VIOLATION,
-        violations=[v.code for v in violations],
-        errors=[v.message for v in violations],
-        **fields,
-    )
-
-
 async def paint(
     pool: RenderPool, reply: str, *, seed: int = 0, rules: GateRules = DEFAULT_RULES
 ) -> Canvas:
-    """Gate `reply`, render its sketch with `seed` if it passes, and refuse a blank canvas."""
-    sketch, violations = check_reply(reply, rules)
-    if violations:
-        return refused(violations, sketch=sketch or "", reply=reply, seed=seed)
-    canvas = await pool.render(sketch, seed=seed)
-    if canvas.ok and (blank := check_canvas(canvas)):
-        canvas = replace(
-            canvas,
-            status=Status.VIOLATION,
-            violations=[v.code for v in blank],
-            errors=[*canvas.errors, *(v.message for v in blank)],
-        )
-    return replace(canvas, sketch=sketch, reply=reply)
+    """Gate `reply`, render its sketch with `seed` if it passes, and refuse a blank canvas
+    (`watercolor.tasks.episode.gated_render` with painting's gate and blank check)."""
+    gate = partial(check_reply, rules=rules)
+    return await gated_render(pool, reply, seed, gate=gate, blank=check_canvas)

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from watercolor.canvas import Canvas
 from watercolor.rewards.pixels import BLANK_COVERAGE, view
 from watercolor.rewards.pixels import painted_fraction as painted_fraction  # the task's measure
+from watercolor.tasks.episode import Violation, fenced_blocks
 from watercolor.tasks.painting.assets import brush_methods
 from watercolor.tasks.painting.jsscan import Scan, scan
 
@@ -68,12 +69,6 @@ TEXT_CALLS = _names(
 
 
 @dataclass(frozen=True)
-class Violation:
-    code: str  # stable identifier, e.g. "bare_primitive"
-    message: str  # one readable sentence saying what was found
-
-
-@dataclass(frozen=True)
 class GateRules:
     """What the gate accepts. `allowed_brush_methods=None` accepts anything p5.brush exports."""
 
@@ -93,7 +88,6 @@ DEFAULT_RULES = GateRules()  # the anchor's rules
 # ---------------------------------------------------------------- extraction
 
 _THINK = re.compile(r"<think>.*?</think>", re.S)
-_FENCE = re.compile(r"^[ \t]*```[ \t]*([\w+#.-]*)[^\n]*$", re.M)
 _JS_TAGS = frozenset({"js", "javascript", "jsx", "mjs", "p5", "p5js", "p5.js"})
 # A line that starts JavaScript: a declaration, a comment, a directive or a complete call.
 _CODE_LINE = re.compile(
@@ -111,7 +105,7 @@ def extract_sketch(reply: str) -> str | None:
 def _find_sketch(reply: str) -> tuple[str | None, bool]:
     """(sketch or None, whether its fence was closed)."""
     text = _THINK.sub("", reply)
-    blocks = _fenced_blocks(text)
+    blocks = fenced_blocks(text)
     if blocks:
         for tag, body, closed in blocks:
             if tag in _JS_TAGS or (tag == "" and _CODE_LINE.search(body)):
@@ -119,20 +113,6 @@ def _find_sketch(reply: str) -> tuple[str | None, bool]:
         return None, True
     start = _CODE_LINE.search(text)
     return (text[start.start() :].strip() + "\n" if start else None), True
-
-
-def _fenced_blocks(text: str) -> list[tuple[str, str, bool]]:
-    """(language tag, body, closed) of every ``` block, in order."""
-    blocks, opening = [], None
-    for fence in _FENCE.finditer(text):
-        if opening is None:
-            opening = fence
-        elif fence.group(1) == "":
-            blocks.append((opening.group(1).lower(), text[opening.end() + 1 : fence.start()], True))
-            opening = None
-    if opening is not None:
-        blocks.append((opening.group(1).lower(), text[opening.end() + 1 :], False))
-    return blocks
 
 
 # ---------------------------------------------------------------- the reply gate

@@ -22,46 +22,22 @@ network bounds).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
-from watercolor.canvas import Canvas, Status
-from watercolor.tasks.svg.gate import (
-    DEFAULT_RULES,
-    SvgRules,
-    Violation,
-    check_canvas,
-    check_reply,
-)
+from watercolor.canvas import Canvas
+from watercolor.tasks.episode import gated_render
+from watercolor.tasks.svg.gate import DEFAULT_RULES, SvgRules, check_canvas, check_reply
 
 if TYPE_CHECKING:
     from watercolor.render.pool import RenderPool
 
 
-def refused(violations: list[Violation], **fields) -> Canvas:
-    """A VIOLATION canvas listing `violations` (codes and messages); `fields` fill the rest."""
-    return Canvas(
-        status=Status.VIOLATION,
-        violations=[v.code for v in violations],
-        errors=[v.message for v in violations],
-        **fields,
-    )
-
-
 async def draw(
     pool: RenderPool, reply: str, *, seed: int = 0, rules: SvgRules = DEFAULT_RULES
 ) -> Canvas:
-    """Gate `reply`, render its SVG if it passes, and refuse a blank canvas. `seed` is only
+    """Gate `reply`, render its SVG if it passes, and refuse a blank canvas
+    (`watercolor.tasks.episode.gated_render` with SVG's gate and blank check). `seed` is only
     recorded: an SVG draws the same picture for every seed."""
-    svg, violations = check_reply(reply, rules)
-    if violations:
-        return refused(violations, sketch=svg or "", reply=reply, seed=seed)
-    canvas = await pool.render(svg, seed=seed)
-    if canvas.ok and (blank := check_canvas(canvas)):
-        canvas = replace(
-            canvas,
-            status=Status.VIOLATION,
-            violations=[v.code for v in blank],
-            errors=[*canvas.errors, *(v.message for v in blank)],
-        )
-    return replace(canvas, sketch=svg, reply=reply)
+    gate = partial(check_reply, rules=rules)
+    return await gated_render(pool, reply, seed, gate=gate, blank=check_canvas)

@@ -44,17 +44,12 @@ from dataclasses import dataclass
 
 from watercolor.canvas import Canvas
 from watercolor.rewards.pixels import BLANK_COVERAGE, view
+from watercolor.tasks.episode import Violation, fenced_blocks
 
 SVG_NS = "http://www.w3.org/2000/svg"
 SHAPES = frozenset(["path", "rect", "circle", "ellipse", "line", "polyline", "polygon"])
 ANIMATIONS = frozenset(["animate", "set", "animateTransform", "animateMotion", "animateColor"])
 OPENING = f'<svg xmlns="{SVG_NS}" viewBox="0 0 600 600">'
-
-
-@dataclass(frozen=True)
-class Violation:
-    code: str  # stable identifier, e.g. "external_reference"
-    message: str  # what was found and what to do instead
 
 
 @dataclass(frozen=True)
@@ -71,7 +66,6 @@ DEFAULT_RULES = SvgRules()
 # ---------------------------------------------------------------- extraction
 
 _THINK = re.compile(r"<think>.*?</think>", re.S)
-_FENCE = re.compile(r"^[ \t]*```[ \t]*([\w+#.-]*)[^\n]*$", re.M)
 _SVG_TAGS = frozenset({"svg", "xml"})
 _OPENED = re.compile(r"<svg\b")
 _CLOSED = re.compile(r"</svg\s*>|<svg\b[^>]*/>")  # a closing tag, or a root that closes itself
@@ -85,7 +79,7 @@ def extract_svg(reply: str) -> str | None:
 def _find_svg(reply: str) -> tuple[str | None, bool]:
     """(svg or None, whether its fence was closed)."""
     text = _THINK.sub("", reply)
-    for tag, body, closed in _fenced_blocks(text):
+    for tag, body, closed in fenced_blocks(text):
         if tag in _SVG_TAGS:
             return (body.strip() or None), closed
     return _bare_svg(text), True
@@ -98,20 +92,6 @@ def _bare_svg(text: str) -> str | None:
         return None
     closings = list(_CLOSED.finditer(text, opened.start()))
     return text[opened.start() : closings[-1].end() if closings else len(text)].strip()
-
-
-def _fenced_blocks(text: str) -> list[tuple[str, str, bool]]:
-    """(language tag, body, closed) of every ``` block, in order."""
-    blocks, opening = [], None
-    for fence in _FENCE.finditer(text):
-        if opening is None:
-            opening = fence
-        elif fence.group(1) == "":
-            blocks.append((opening.group(1).lower(), text[opening.end() + 1 : fence.start()], True))
-            opening = None
-    if opening is not None:
-        blocks.append((opening.group(1).lower(), text[opening.end() + 1 :], False))
-    return blocks
 
 
 # ---------------------------------------------------------------- the reply gate

@@ -1,0 +1,83 @@
+"""What every task's episode shares: violations, the gate -> render -> blank-check shape, and
+fenced code blocks in a reply.
+
+    >>> canvas = await gated_render(pool, reply, seed, gate=check_reply, blank=check_canvas)
+
+A task's episode (`Task.episode`) is its own gate and checks around this: painting's
+(`watercolor.tasks.painting.episode.paint`) and SVG's (`watercolor.tasks.svg.episode.draw`)
+are each one call. The gate runs first, so a refused reply never reaches the browser; a code
+that ran but left the sheet (almost) untouched is refused after rendering, its PNG kept. Either
+way the Canvas carries the reply and the extracted code (`sketch`) for logging.
+
+What this isolates: nothing itself; the code runs in the pool's sandboxed pages
+(`watercolor.render.pool`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from watercolor.canvas import Canvas, Status
+
+if TYPE_CHECKING:
+    from watercolor.render.pool import RenderPool
+
+_FENCE = re.compile(r"^[ \t]*```[ \t]*([\w+#.-]*)[^\n]*$", re.M)
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One rule a reply or its canvas breaks."""
+
+    code: str  # stable identifier, e.g. "bare_primitive", "external_reference"
+    message: str  # one readable sentence: what was found (and what to do instead)
+
+
+def refused(violations: list[Violation], **fields) -> Canvas:
+    """A VIOLATION canvas listing `violations` (codes and messages); `fields` fill the rest."""
+    return Canvas(
+        status=Status.VIOLATION,
+        violations=[v.code for v in violations],
+        errors=[v.message for v in violations],
+        **fields,
+    )
+
+
+async def gated_render(
+    pool: RenderPool,
+    reply: str,
+    seed: int,
+    gate: Callable[[str], tuple[str | None, list[Violation]]],
+    blank: Callable[[Canvas], list[Violation]],
+) -> Canvas:
+    """`gate(reply)` -> (code, violations); render the code with `seed` if none, then refuse the
+    canvas `blank` finds fault with (status violation, its PNG kept)."""
+    code, violations = gate(reply)
+    if violations:
+        return refused(violations, sketch=code or "", reply=reply, seed=seed)
+    canvas = await pool.render(code, seed=seed)
+    if canvas.ok and (found := blank(canvas)):
+        canvas = replace(
+            canvas,
+            status=Status.VIOLATION,
+            violations=[v.code for v in found],
+            errors=[*canvas.errors, *(v.message for v in found)],
+        )
+    return replace(canvas, sketch=code, reply=reply)
+
+
+def fenced_blocks(text: str) -> list[tuple[str, str, bool]]:
+    """(language tag, body, closed) of every ``` block of `text`, in order."""
+    blocks, opening = [], None
+    for fence in _FENCE.finditer(text):
+        if opening is None:
+            opening = fence
+        elif fence.group(1) == "":
+            blocks.append((opening.group(1).lower(), text[opening.end() + 1 : fence.start()], True))
+            opening = None
+    if opening is not None:
+        blocks.append((opening.group(1).lower(), text[opening.end() + 1 :], False))
+    return blocks
