@@ -60,8 +60,11 @@ the package has one of that hash, it is copied into the cache instead of painted
 build, like the base's, gives the same weights on the same kind of CPU. Any other config (the
 smoke one, a changed reward set, plan or feedback wording) still paints its own. The shipped
 file is named by today's rule; the `hash` inside it is the name it was painted under
-(`3e339c7608f4`, when names covered the source of 21 modules). A build records the file's name
-and the sha256 of its records (`build.json`, `records`).
+(`3e339c7608f4`, when names covered the source of 21 modules). The name covers the resolved
+reward config, `_target_` paths included: when `uses_brush_library` moved to painting's package
+(2026-12-05, same function) the file was renamed from `a14d42bfe849` to `8599e6006b5f`, its
+bytes unchanged. A build records the file's name and the sha256 of its records (`build.json`,
+`records`).
 """
 
 from __future__ import annotations
