@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a command with oneMKL taking its Intel code path whatever the CPU's vendor
 # (scripts/mkl_as_on_intel.c says why). For the revision study's parts on AMD CPUs:
-#   bash scripts/mkl_as_on_intel.sh .venv/bin/python -m watercolor.policy.tiny --threads 2
+#   bash scripts/mkl_as_on_intel.sh .venv/bin/python -m watercolor.tasks.painting.painter.tiny --threads 2
 # rebuilt the study's base painter (sha256 7fba23e24fa4...) on an AMD EPYC machine, as the Intel
 # Xeon machines build it. On an Intel CPU the preload changes nothing. Only the command's own
 # process keeps the preload: a watercolor process removes it from what its children inherit.

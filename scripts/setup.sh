@@ -42,8 +42,8 @@ for lock in watercolor/tasks/*/js/package-lock.json; do
 done
 # The embedded tiny painter: command 1's model and the slow tests' default. Built once into
 # outputs/cache (3-6 min on 2 idle cores), then found in seconds by its name (its build config and
-# the corpus it trains on, watercolor/policy/tiny.py). It takes
+# the corpus it trains on, watercolor/tasks/painting/painter/tiny.py). It takes
 # the cores idle now (watercolor/cores.py), not those the load average left over after pip.
 say "building (or finding) the embedded tiny painter"
-.venv/bin/python -m watercolor.policy.tiny --threads "$(.venv/bin/python -m watercolor.cores)"
+.venv/bin/python -m watercolor.tasks.painting.painter.tiny --threads "$(.venv/bin/python -m watercolor.cores)"
 say "ready: $(chromium --version 2>/dev/null | head -1)"

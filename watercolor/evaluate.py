@@ -103,7 +103,7 @@ def feedback_rewards(
     training run's (`source_run`: the resolved `reward` of the config.yaml the run logged, so
     its overrides count too; the run's `reward` tag when it logged none), else the one a built
     revising painter's records were scored with (`feedback_reward` in its build info,
-    `watercolor.policy.tiny_revise`), else conf/train.yaml's default.
+    `watercolor.tasks.painting.painter.tiny_revise`), else conf/train.yaml's default.
     """
     if name:
         return name, config.reward_set(name)

@@ -1,6 +1,6 @@
 """Sampling a model's replies, painting and scoring them: what evaluation (`watercolor.evaluate`),
-the revision controls (`watercolor.revise_eval`) and the kinds table (`watercolor.policy.kinds`)
-share.
+the revision controls (`watercolor.revise_eval`) and the kinds table
+(`watercolor.tasks.painting.painter.kinds`) share.
 
     replies = generate_samples(model, tokenizer, prompts, samples=4, seed=0)  # seeded per prompt
     painter = LocalPainter(render, task.episode, task.harness)

@@ -67,7 +67,7 @@ SHARED_GROUPS = ("model", "renderer", "task", "debug")
 PLAN_FILE, FAILURES_DIR, STUDY_FILE = "study_plan.json", "study_failures", "study.json"
 SWEPT = ("arm", "reward", "seed")  # what the jobs of a study may differ in
 # A study's evaluation of each model: the first NUM_PROMPTS held-out prompts x SAMPLES replies
-# (`python -m watercolor.policy.kinds --model` samples as many by default).
+# (`python -m watercolor.tasks.painting.painter.kinds --model` samples as many by default).
 NUM_PROMPTS, SAMPLES = 12, 4
 
 

@@ -31,14 +31,14 @@ import pandas as pd
 from watercolor.behaviour import roc_auc
 from watercolor.canvas import Canvas
 from watercolor.config import reward_set
-from watercolor.policy.motifs import compose
-from watercolor.policy.sketches import layered, palette
-from watercolor.policy.subjects import read_prompt
 from watercolor.rewards.pixels import view
 from watercolor.rewards.reward_set import RewardSet
 from watercolor.rewards.translucency import translucent_washes, wash_load
 from watercolor.stats import LEVEL, RESAMPLES
 from watercolor.tasks.painting.calibration import render_replies, training_render_config
+from watercolor.tasks.painting.painter.motifs import compose
+from watercolor.tasks.painting.painter.sketches import layered, palette
+from watercolor.tasks.painting.painter.subjects import read_prompt
 from watercolor.tasks.painting.prompts import COLOURS, prompts
 
 _FILL_ALPHA = re.compile(r"(brush\.fill\(\s*\d+\s*,\s*\d+\s*,\s*\d+\s*,\s*)\d+(\s*\))")

@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from watercolor.policy.corpus import make_example
+from watercolor.tasks.painting.painter.corpus import make_example
 from watercolor.tasks.painting.prompts import prompts
 
 KINDS = ("layered", "flat", "stroke_only", "plain_p5")

@@ -24,10 +24,10 @@ def flags(*a, **k):
 
 
 br.chromium_flags = flags
-from watercolor.policy.corpus import make_example  # noqa: E402 (after the flags are patched)
 from watercolor.render.browser import launch  # noqa: E402 (after the flags are patched)
 from watercolor.render.page import WarmPage  # noqa: E402 (after the flags are patched)
 from watercolor.tasks.painting.gate import extract_sketch  # noqa: E402 (after the flags are patched)
+from watercolor.tasks.painting.painter.corpus import make_example  # noqa: E402 (after the flags are patched)
 from watercolor.tasks.painting.prompts import prompts as task_prompts  # noqa: E402 (after the flags are patched)
 
 pool = task_prompts("train")

@@ -10,11 +10,11 @@ import time
 
 from playwright.async_api import async_playwright
 
-from watercolor.policy.corpus import make_example
 from watercolor.render.browser import launch
 from watercolor.render.page import WarmPage
 from watercolor.render.pool import RenderConfig
 from watercolor.tasks.painting.gate import extract_sketch
+from watercolor.tasks.painting.painter.corpus import make_example
 from watercolor.tasks.painting.prompts import prompts as task_prompts
 
 

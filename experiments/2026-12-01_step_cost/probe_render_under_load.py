@@ -13,9 +13,9 @@ import time
 sys.path.insert(0, "experiments/2026-12-01_step_cost")
 from probe_idle_pool import cpu, diff  # noqa: E402 (a sibling script)
 
-from watercolor.policy.corpus import make_example  # noqa: E402
 from watercolor.render.pool import RenderConfig, RenderPool  # noqa: E402
 from watercolor.tasks.painting.gate import extract_sketch  # noqa: E402
+from watercolor.tasks.painting.painter.corpus import make_example  # noqa: E402
 from watercolor.tasks.painting.prompts import prompts as task_prompts  # noqa: E402
 
 POOL = task_prompts("train")

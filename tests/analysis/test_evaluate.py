@@ -26,7 +26,6 @@ from watercolor.evaluate import (
     write_report,
 )
 from watercolor.policy.loading import load_policy
-from watercolor.policy.tiny import SMOKE, ensure_tiny_model
 from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.sampling import (
@@ -40,6 +39,7 @@ from watercolor.sampling import (
 from watercolor.tasks.painting import sample_sketches
 from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.harness import HARNESS
+from watercolor.tasks.painting.painter.tiny import SMOKE, ensure_tiny_model
 from watercolor.tasks.painting.prompts import prompts
 from watercolor.tasks.painting.style import style_measures
 

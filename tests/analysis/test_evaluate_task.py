@@ -7,8 +7,8 @@ from pathlib import Path
 
 from watercolor.config import compose_train
 from watercolor.policy.loading import load_policy
-from watercolor.policy.tiny import SMOKE, ensure_tiny_model
 from watercolor.sampling import configured, configured_task, generate_samples, sampling_settings
+from watercolor.tasks.painting.painter.tiny import SMOKE, ensure_tiny_model
 
 CACHE = Path(__file__).resolve().parents[2] / "outputs" / "cache"
 

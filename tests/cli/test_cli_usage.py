@@ -22,6 +22,7 @@ STORE = "--tracking-uri=sqlite:///{tmp}/mlflow.db"  # compare reads a store of i
 RUN_DIR = "hydra.run.dir={tmp}/run"  # where Hydra writes the run's config, a Hydra app's own
 POOL = "rewards.reference_pool"
 CALIBRATION = "tasks.painting.calibration"  # the flat-block calibration (was `behaviour`)
+PAINTER = "tasks.painting.painter."  # painting's tiny painter: tiny, kinds, tiny_revise
 
 # id -> (module, arguments, what the error names, argparse's usage message comes first)
 CASES = {
@@ -43,12 +44,17 @@ CASES = {
     "train-bad-override": ("train", ["nope=1"], "nope", False),
     "env.serve-bad-override": ("env.serve", ["--set", "nope=1"], "nope", False),
     "env.serve-unknown-reward": ("env.serve", ["--reward", "nope"], "nope", True),
-    "policy.kinds-missing-model": ("policy.kinds", ["--model", MISSING], MISSING, False),
-    "policy.kinds-unknown-reward": ("policy.kinds", ["--rewards", "coarse,nope"], "nope", False),
-    "policy.kinds-unknown-kind": ("policy.kinds", ["--kinds", "nope"], "nope", False),
-    "policy.kinds-bad-override": ("policy.kinds", ["--set", "nope=1"], "nope", False),
-    "policy.tiny-bad-value": ("policy.tiny", ["--threads", "x"], "'x'", True),
-    "policy.tiny_revise-bad-value": ("policy.tiny_revise", ["--steps", "x"], "'x'", True),
+    "painter.kinds-missing-model": (PAINTER + "kinds", ["--model", MISSING], MISSING, False),
+    "painter.kinds-unknown-reward": (
+        PAINTER + "kinds",
+        ["--rewards", "coarse,nope"],
+        "nope",
+        False,
+    ),
+    "painter.kinds-unknown-kind": (PAINTER + "kinds", ["--kinds", "nope"], "nope", False),
+    "painter.kinds-bad-override": (PAINTER + "kinds", ["--set", "nope=1"], "nope", False),
+    "painter.tiny-bad-value": (PAINTER + "tiny", ["--threads", "x"], "'x'", True),
+    "painter.tiny_revise-bad-value": (PAINTER + "tiny_revise", ["--steps", "x"], "'x'", True),
     "policy.tiny_qwen35-unknown-size": ("policy.tiny_qwen35", ["--size", "nope"], "nope", True),
     "reference_pool-missing-folder": (POOL, ["build", "--folder", MISSING], MISSING, False),
     "bench-unknown-command": ("bench", ["nope"], "nope", True),

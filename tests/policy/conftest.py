@@ -2,7 +2,7 @@
 
 import pytest
 
-from watercolor.policy.tiny import SMOKE, ensure_tiny_model
+from watercolor.tasks.painting.painter.tiny import SMOKE, ensure_tiny_model
 
 
 @pytest.fixture(scope="session")

@@ -5,12 +5,23 @@ import re
 
 import pytest
 
-from watercolor.policy.corpus import KINDS, VALID_KINDS, Mixture, conversation, generate_corpus
-from watercolor.policy.motifs import MOTIFS, Blob, Circle, Ring, compose
-from watercolor.policy.sketches import UNDEFINED_CALLS, UNKNOWN_BRUSH_CALLS, WASH_ALPHA, fill_call
-from watercolor.policy.subjects import read_prompt
 from watercolor.tasks.painting.assets import brush_methods
 from watercolor.tasks.painting.gate import GateRules, check_reply, extract_sketch
+from watercolor.tasks.painting.painter.corpus import (
+    KINDS,
+    VALID_KINDS,
+    Mixture,
+    conversation,
+    generate_corpus,
+)
+from watercolor.tasks.painting.painter.motifs import MOTIFS, Blob, Circle, Ring, compose
+from watercolor.tasks.painting.painter.sketches import (
+    UNDEFINED_CALLS,
+    UNKNOWN_BRUSH_CALLS,
+    WASH_ALPHA,
+    fill_call,
+)
+from watercolor.tasks.painting.painter.subjects import read_prompt
 from watercolor.tasks.painting.prompts import COLOURS, prompts
 
 FILL = re.compile(r"brush\.fill\((\d+), (\d+), (\d+), (\d+)\)")

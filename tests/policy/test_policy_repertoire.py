@@ -14,8 +14,8 @@ from omegaconf import OmegaConf
 from watercolor import sampling
 from watercolor.config import compose_config, compose_train, model_source
 from watercolor.policy import loading
-from watercolor.policy.corpus import Mixture, generate_corpus
-from watercolor.policy.kinds import model_kinds, model_summary, reply_kind
+from watercolor.tasks.painting.painter.corpus import Mixture, generate_corpus
+from watercolor.tasks.painting.painter.kinds import model_kinds, model_summary, reply_kind
 
 REPO = Path(__file__).resolve().parents[2]
 GATE_PASS = 0.8  # issue 9: >= 80 % of the warm start's replies pass the static gate

@@ -26,19 +26,26 @@ from trl import SFTConfig, SFTTrainer
 
 from watercolor.canvas import Canvas, Status
 from watercolor.config import compose_train, reward_set
-from watercolor.policy import tiny, tiny_revise
 from watercolor.policy.builder import BUILD_INFO, read_build_info
-from watercolor.policy.kinds import reply_kind
 from watercolor.policy.loading import load_policy
-from watercolor.policy.revision_corpus import (
+from watercolor.render import RenderConfig
+from watercolor.render.painters import LocalPainter
+from watercolor.rewards.reward_set import Score
+from watercolor.tasks.painting.episode import paint
+from watercolor.tasks.painting.feedback import feedback, revision_conversation
+from watercolor.tasks.painting.gate import check_reply
+from watercolor.tasks.painting.harness import HARNESS
+from watercolor.tasks.painting.painter import tiny, tiny_revise
+from watercolor.tasks.painting.painter.kinds import reply_kind
+from watercolor.tasks.painting.painter.revision_corpus import (
     KINDS,
     RevisionPlan,
     plan_revisions,
     revision_records,
     teaches,
 )
-from watercolor.policy.tiny import DEFAULT, SMOKE
-from watercolor.policy.tiny_revise import (
+from watercolor.tasks.painting.painter.tiny import DEFAULT, SMOKE
+from watercolor.tasks.painting.painter.tiny_revise import (
     DEFAULT_REVISE,
     RECORDS,
     SHIPPED_RECORDS,
@@ -50,13 +57,6 @@ from watercolor.policy.tiny_revise import (
     records_hash,
     sft_records,
 )
-from watercolor.render import RenderConfig
-from watercolor.render.painters import LocalPainter
-from watercolor.rewards.reward_set import Score
-from watercolor.tasks.painting.episode import paint
-from watercolor.tasks.painting.feedback import feedback, revision_conversation
-from watercolor.tasks.painting.gate import check_reply
-from watercolor.tasks.painting.harness import HARNESS
 from watercolor.tasks.painting.prompts import conversation
 
 # The default painter (conf/model/tiny.yaml), the base of both studies' models: its name covers
@@ -180,7 +180,7 @@ def test_the_default_records_ship_with_the_package():
     shipped = SHIPPED_RECORDS / f"{name}.gz"
     assert shipped.is_file(), (
         f"no shipped records for the default revising painter ({name}): paint them with "
-        "`python -m watercolor.policy.tiny_revise --threads 2` and gzip -9 "
+        "`python -m watercolor.tasks.painting.painter.tiny_revise --threads 2` and gzip -9 "
         f"outputs/cache/{name} into {SHIPPED_RECORDS}"
     )
     text = gzip.decompress(shipped.read_bytes())

@@ -16,8 +16,8 @@ from watercolor import cores
 from watercolor.config import compose_train
 from watercolor.cores import cpu_times, idle_cores, torch_threads
 from watercolor.policy.builder import BUILD_INFO, read_build_info, record_text, train_tokenizer
-from watercolor.policy.corpus import Mixture, generate_corpus
-from watercolor.policy.tiny import (
+from watercolor.tasks.painting.painter.corpus import Mixture, generate_corpus
+from watercolor.tasks.painting.painter.tiny import (
     DEFAULT,
     SMOKE,
     TinyConfig,

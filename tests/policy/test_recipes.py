@@ -20,7 +20,6 @@ from peft import PeftModel, get_peft_model
 from transformers import Qwen3_5ForConditionalGeneration, Qwen3_5MoeForConditionalGeneration
 
 from watercolor.config import CONF_DIR, compose_train, model_source
-from watercolor.policy import tiny
 from watercolor.policy.loading import load_policy, lora_reach
 from watercolor.policy.tiny_qwen35 import (
     CHAT_TEMPLATE,
@@ -30,6 +29,7 @@ from watercolor.policy.tiny_qwen35 import (
     new_model,
     qwen35_tokenizer,
 )
+from watercolor.tasks.painting.painter import tiny
 from watercolor.train import build_policy
 
 REPO = Path(__file__).resolve().parents[2]
@@ -72,7 +72,10 @@ def test_every_model_config_names_a_source_a_user_can_override():
 def test_a_target_node_is_built(tmp_path):
     # tiny.cache_dir takes ensure_tiny_model's arguments and names the directory it would build.
     cfg = compose_train(
-        ["model=tiny", "model.name_or_path._target_=watercolor.policy.tiny.cache_dir"]
+        [
+            "model=tiny",
+            "model.name_or_path._target_=watercolor.tasks.painting.painter.tiny.cache_dir",
+        ]
     )
     cfg.model.name_or_path.cache_root = str(tmp_path)
     expected = tiny.cache_dir(instantiate(cfg.model.name_or_path.config), tmp_path)

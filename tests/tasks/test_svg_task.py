@@ -41,7 +41,7 @@ def test_task_svg_picks_its_own_painter_and_reward_set_and_the_command_line_stil
 
 
 def test_the_smoke_painters_are_each_tasks_own():
-    from watercolor.policy.tiny import SMOKE as PAINTING_SMOKE
+    from watercolor.tasks.painting.painter.tiny import SMOKE as PAINTING_SMOKE
 
     smoke = compose_train(["debug=smoke"]).model.name_or_path.config
     assert instantiate(smoke) == PAINTING_SMOKE

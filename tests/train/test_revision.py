@@ -16,11 +16,11 @@ from train_helpers import CACHE, mlflow_client, run_training
 from transformers import AutoTokenizer
 
 from watercolor.config import compose_train
-from watercolor.policy.tiny import SMOKE, ensure_tiny_model
 from watercolor.revision import RevisionRollout, feedback_ids
 from watercolor.tasks import build_task
 from watercolor.tasks.painting.feedback import REVISION_REQUEST, revision_conversation
 from watercolor.tasks.painting.harness import HARNESS
+from watercolor.tasks.painting.painter.tiny import SMOKE, ensure_tiny_model
 from watercolor.tasks.painting.prompts import conversation
 
 DRAFT = (

@@ -15,7 +15,7 @@ from train_helpers import finished_study_job
 
 from watercolor import study
 from watercolor.config import compose_config
-from watercolor.policy import kinds
+from watercolor.tasks.painting.painter import kinds
 from watercolor.tracking import PrepareStore, run_name
 
 

@@ -16,7 +16,7 @@ from omegaconf import OmegaConf
 from trl import GRPOConfig
 
 from watercolor.config import CONF_DIR, compose_config, compose_train
-from watercolor.policy.tiny import SMOKE
+from watercolor.tasks.painting.painter.tiny import SMOKE
 from watercolor.train import check_settings
 
 GROUPS = ["task", "model", "reward", "trainer", "sampler", "renderer", "experiment", "debug"]
@@ -158,7 +158,8 @@ def test_experiment_composes_at_smoke_scale(experiment):
     cfg = compose_with_hydra(f"experiment={experiment}", "debug=smoke")
     assert cfg.hydra.mode.name == "MULTIRUN" and cfg.hydra.sweeper.params
     GRPOConfig(output_dir="/tmp/watercolor-compose-check", **OmegaConf.to_container(cfg.trainer))
-    assert cfg.trainer.max_steps == 3 and cfg.hydra.runtime.choices.model == "painting_smoke"
+    smoke = f"{cfg.hydra.runtime.choices.task}_smoke"  # each task's own smoke painter
+    assert cfg.trainer.max_steps == 3 and cfg.hydra.runtime.choices.model == smoke
     for node in (cfg.reward, cfg.renderer, cfg.task.episode, *cfg.hydra.callbacks.values()):
         instantiate(node)
     check_settings(cfg)

@@ -20,7 +20,7 @@ from safetensors.torch import load_file
 from train_helpers import CACHE, REPO, mlflow_client, run_training, train_command
 
 from watercolor.config import CONF_DIR, model_source
-from watercolor.policy.tiny import SMOKE, cache_dir
+from watercolor.tasks.painting.painter.tiny import SMOKE, cache_dir
 from watercolor.tracking import RUN_ID_FILE
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]

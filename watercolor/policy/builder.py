@@ -7,10 +7,10 @@
     >>> build_once(cache_root / f"<name>-{digest(...)}", build)  # built once, renamed into place
 
 Every task's tiny painter is built with these from its own records (TRL's conversational
-prompt-completion records): painting's (`watercolor.policy.tiny`, its revising painter and the
-recipe-architecture models) and SVG's (`watercolor.tasks.svg.painter`). A build's `config` is
-any dataclass with the fields `new_model` and `warm_start` read (sizes; steps, batch size,
-length, learning rate, warm-up, seed). Nothing is downloaded.
+prompt-completion records): painting's (`watercolor.tasks.painting.painter.tiny`, its revising
+painter and the recipe-architecture models) and SVG's (`watercolor.tasks.svg.painter`). A build's
+`config` is any dataclass with the fields `new_model` and `warm_start` read (sizes; steps, batch
+size, length, learning rate, warm-up, seed). Nothing is downloaded.
 
 The tokenizer splits text into lines, numbers and space-led words before BPE (instead of
 GPT-2's punctuation split), so a line such as `  brush.vertex(-12, 35);` costs five tokens

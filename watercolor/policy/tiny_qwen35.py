@@ -23,9 +23,9 @@ be: config.json, safetensors, generation config and tokenizer with a chat templa
 real one's `enable_thinking` switch. The recipe, its LoRA targets and the checked adapter
 loader then run on exactly the module layout of the real checkpoints.
 
-The tokenizer and corpus are the tiny painter's (`watercolor.policy.tiny`), and the model is
-warm-started on that corpus for a few dozen steps: a purely random model writes no code, every
-reply of a GRPO group then scores the same and the step has nothing to learn. The vision tower
+The tokenizer and corpus are the tiny painter's (`watercolor.tasks.painting.painter.tiny`), and the
+model is warm-started on that corpus for a few dozen steps: a purely random model writes no code,
+every reply of a GRPO group then scores the same and the step has nothing to learn. The vision tower
 is kept (one tiny block) but never trained; no image processor is saved (text-only GRPO).
 
 `mixed_precision="bf16"` runs `builder.warm_start` (which sets `bf16=False`) under accelerate's
@@ -33,10 +33,11 @@ bf16 autocast, float32 master weights, by the variable `accelerate launch --mixe
 sets: TrainingArguments reads ACCELERATE_MIXED_PRECISION when neither bf16 nor fp16 is set.
 
 Built into `<cache_root>/tiny-qwen35-<hash>/`, in a temporary directory renamed into place. The
-hash names the model by what it is made of, as the tiny painter's does (`watercolor.policy.tiny`,
-"Cache names"): this config and the exact text of the records it warm-starts on, not the source
-of the code that builds it (the template and added tokens here, the model classes, the warm
-start); what identifies the weights is their fingerprint, which every run records.
+hash names the model by what it is made of, as the tiny painter's does
+(`watercolor.tasks.painting.painter.tiny`, "Cache names"): this config and the exact text of the
+records it warm-starts on, not the source of the code that builds it (the template and added tokens
+here, the model classes, the warm start); what identifies the weights is their fingerprint, which
+every run records.
 """
 
 from __future__ import annotations
@@ -62,8 +63,9 @@ from transformers import (
     set_seed,
 )
 
-from watercolor.policy import builder, tiny
-from watercolor.policy.tiny import DEFAULT, SMOKE, TinyConfig
+from watercolor.policy import builder
+from watercolor.tasks.painting.painter import tiny
+from watercolor.tasks.painting.painter.tiny import DEFAULT, SMOKE, TinyConfig
 
 BUILD_INFO = builder.BUILD_INFO  # build_once looks for it
 THINK = ["<think>", "</think>"]  # plain added tokens, as in Qwen's tokenizer: decoded, not skipped

@@ -43,7 +43,7 @@ class Task:
     - `turns`: replies per episode (1: one reply, scored; 2+: draft, feedback, revisions);
     - `feedback_image_px`: the canvas's size in the feedback that models taking images see;
     - `style(reply)`: the task's code-read `style/<name>` measures of a clean run, columns of
-      every evaluation (`watercolor.behaviour.behaviour_row`); None: none.
+      every evaluation (`watercolor.behaviour.behaviour_row`); null in the config: none.
     """
 
     train_prompts: Sequence[str]
@@ -55,9 +55,9 @@ class Task:
     revision_conversation: Callable[[list[dict], str, str], list[dict]]
     suffix: str
     description: str
+    style: Callable[[str], dict[str, float]] | None
     turns: int = 1
     feedback_image_px: int = 128
-    style: Callable[[str], dict[str, float]] | None = None
 
     def prompts(self, split: str) -> Sequence[str]:
         """The `train` or `heldout` prompts."""

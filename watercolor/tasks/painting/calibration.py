@@ -33,11 +33,11 @@ from watercolor.behaviour import (
 )
 from watercolor.canvas import Canvas
 from watercolor.config import compose_train
-from watercolor.policy.corpus import make_example
 from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
 from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.harness import harness
+from watercolor.tasks.painting.painter.corpus import make_example
 from watercolor.tasks.painting.prompts import SPLITS, prompts
 
 

@@ -47,7 +47,7 @@ class SvgPainterConfig:
     corpus_seed: int = 0
     mixture: Mixture = field(default_factory=Mixture)
     system_prompt_share: float = 0.5
-    # painting's default sizes (watercolor.policy.tiny.TinyConfig): ~3.4M parameters
+    # painting's default sizes (watercolor.tasks.painting.painter.tiny.TinyConfig): ~3.4M parameters
     vocab_size: int = 2048
     hidden_size: int = 256
     intermediate_size: int = 768

@@ -1,8 +1,8 @@
 """Sketch writers for the corpus: one composition, painted in one of several styles.
 
     >>> import random
-    >>> from watercolor.policy.motifs import compose
-    >>> from watercolor.policy.sketches import layered, palette
+    >>> from watercolor.tasks.painting.painter.motifs import compose
+    >>> from watercolor.tasks.painting.painter.sketches import layered, palette
     >>> rng = random.Random(0)
     >>> code = layered(compose("fruit", rng), palette("#b0223a", rng), rng)
     >>> code.splitlines()[1]
@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import random
 
-from watercolor.policy.motifs import Blob, Circle, Part, Ring, Shape
+from watercolor.tasks.painting.painter.motifs import Blob, Circle, Part, Ring, Shape
 
 PAPER = "#f4ecd8"
 HEADER = (

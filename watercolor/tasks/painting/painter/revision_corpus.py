@@ -1,13 +1,15 @@
 """Revision records for the revising tiny painter: a draft, the environment's feedback, a revision.
 
-    >>> from watercolor.policy.revision_corpus import plan_revisions, revision_records
+    >>> from watercolor.tasks.painting.painter.revision_corpus import plan_revisions
+    >>> from watercolor.tasks.painting.painter.revision_corpus import revision_records
     >>> plans = plan_revisions(per_kind=2, seed=0)            # pure: sketches, no rendering
     >>> sorted({plan.kind for plan in plans})
     ['crash', 'flat', 'good', 'off_colour', 'weak']
     >>> records = await revision_records(plans, painter, rewards)   # doctest: +SKIP
 
 Five kinds of record. Each draft is a sketch from the tiny painter's own repertoire
-(`watercolor.policy.sketches`), and its revision paints the same composition for the same prompt:
+(`watercolor.tasks.painting.painter.sketches`), and its revision paints the same composition for
+the same prompt:
 
 - `crash` -> fixed: the draft throws when it runs (it paints and then calls an undefined function,
   or calls one mid-way) or the task's gate refuses it (an invented brush method, an unclosed
@@ -46,12 +48,19 @@ from dataclasses import dataclass
 from tqdm.auto import tqdm
 
 from watercolor.canvas import Canvas
-from watercolor.policy.motifs import Part, compose
-from watercolor.policy.sketches import corrupt, flat, layered, palette, plain_p5, stroke_only
-from watercolor.policy.sketches import then_throw as paint_then_throw
-from watercolor.policy.subjects import other_colour, read_prompt
 from watercolor.rewards.reward_set import RewardSet, Score
 from watercolor.tasks.painting.feedback import feedback, revision_conversation
+from watercolor.tasks.painting.painter.motifs import Part, compose
+from watercolor.tasks.painting.painter.sketches import (
+    corrupt,
+    flat,
+    layered,
+    palette,
+    plain_p5,
+    stroke_only,
+)
+from watercolor.tasks.painting.painter.sketches import then_throw as paint_then_throw
+from watercolor.tasks.painting.painter.subjects import other_colour, read_prompt
 from watercolor.tasks.painting.prompts import COLOURS, conversation
 from watercolor.tasks.painting.prompts import prompts as task_prompts
 

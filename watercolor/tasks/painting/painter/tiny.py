@@ -1,15 +1,15 @@
 """The embedded tiny painter: a small Qwen3-architecture LM built offline from the corpus.
 
-    >>> from watercolor.policy.tiny import SMOKE, ensure_tiny_model
+    >>> from watercolor.tasks.painting.painter.tiny import SMOKE, ensure_tiny_model
     >>> path = ensure_tiny_model(SMOKE, "outputs/cache")        # builds once (~1 min), then reuses
     >>> from transformers import AutoModelForCausalLM, AutoTokenizer
     >>> model = AutoModelForCausalLM.from_pretrained(path)     # the same path as a hub model
 
-Or from a shell: `python -m watercolor.policy.tiny [--smoke] [--cache-root DIR]`.
+Or from a shell: `python -m watercolor.tasks.painting.painter.tiny [--smoke] [--cache-root DIR]`.
 
-The build: generate the corpus (`watercolor.policy.corpus`), train a byte-level BPE tokenizer
-on it (HF `tokenizers`, wrapped as a transformers fast tokenizer with a ChatML chat template),
-initialise a `Qwen3ForCausalLM` from a small `Qwen3Config`, warm-start it with TRL's
+The build: generate the corpus (`watercolor.tasks.painting.painter.corpus`), train a byte-level BPE
+tokenizer on it (HF `tokenizers`, wrapped as a transformers fast tokenizer with a ChatML chat
+template), initialise a `Qwen3ForCausalLM` from a small `Qwen3Config`, warm-start it with TRL's
 `SFTTrainer` on conversational prompt-completion records (loss on the reply only), and
 `save_pretrained` model and tokenizer. Nothing is downloaded.
 
@@ -61,7 +61,7 @@ from watercolor.policy.builder import (
     train_tokenizer,
     warm_start,
 )
-from watercolor.policy.corpus import Mixture, conversation, generate_corpus
+from watercolor.tasks.painting.painter.corpus import Mixture, conversation, generate_corpus
 from watercolor.tasks.painting.prompts import SYSTEM_PROMPT
 from watercolor.tasks.painting.prompts import prompts as task_prompts
 

@@ -1,12 +1,12 @@
 """What each reward set pays each kind of reply in the tiny painter's corpus.
 
-    python -m watercolor.policy.kinds           # 8 replies a kind; coarse, fine_grained, gated
-    python -m watercolor.policy.kinds --per-kind 12 --rewards coarse,gated --json
-    python -m watercolor.policy.kinds --model outputs/cache/tiny-<hash>   # what a model writes
+    python -m watercolor.tasks.painting.painter.kinds     # 8 replies a kind; coarse, fine, gated
+    python -m watercolor.tasks.painting.painter.kinds --per-kind 12 --rewards coarse,gated --json
+    python -m watercolor.tasks.painting.painter.kinds --model outputs/cache/tiny-<hash>  # a model's
 
-The corpus (`watercolor.policy.corpus`) is the warm start's repertoire: layered washes, flat
-opaque fills, sketches that paint and then throw, stroke-only outlines (and, off by default,
-bare p5 and broken code). Reward design can only decide among behaviours the policy already
+The corpus (`watercolor.tasks.painting.painter.corpus`) is the warm start's repertoire: layered
+washes, flat opaque fills, sketches that paint and then throw, stroke-only outlines (and, off by
+default, bare p5 and broken code). Reward design can only decide among behaviours the policy already
 has, so this table is the study's premise: each set should pay a different kind most. Replies
 are written for the task's held-out prompts, rendered once each with the training renderer
 (`conf/renderer/local.yaml`) through the task's episode (gate, render, blank check), and scored
@@ -36,12 +36,12 @@ from omegaconf.errors import OmegaConfBaseException
 from watercolor import study, usage
 from watercolor.canvas import Status
 from watercolor.config import compose_train, reward_set, reward_set_names
-from watercolor.policy.corpus import KINDS, Example, Mixture, make_example
-from watercolor.policy.sketches import UNDEFINED_CALLS
 from watercolor.render.painters import LocalPainter
 from watercolor.sampling import paint_replies
 from watercolor.tasks import build_task
 from watercolor.tasks.painting.gate import check_reply
+from watercolor.tasks.painting.painter.corpus import KINDS, Example, Mixture, make_example
+from watercolor.tasks.painting.painter.sketches import UNDEFINED_CALLS
 from watercolor.tasks.painting.style import OPAQUE_ALPHA, fill_alphas
 
 DEFAULT_REWARDS = ("coarse", "fine_grained", "gated")
@@ -175,7 +175,9 @@ def model_summary(table: pd.DataFrame) -> dict[str, float]:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m watercolor.policy.kinds", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m watercolor.tasks.painting.painter.kinds", description=__doc__
+    )
     parser.add_argument("--per-kind", type=int, default=8, help="replies of each kind")
     parser.add_argument("--kinds", default=",".join(KINDS), help="comma-separated corpus kinds")
     parser.add_argument("--rewards", default=",".join(DEFAULT_REWARDS), help="sets in conf/reward/")

@@ -1,6 +1,6 @@
 """A procedurally generated corpus of (prompt, reply) pairs for warm-starting the tiny painter.
 
-    >>> from watercolor.policy.corpus import Mixture, generate_corpus
+    >>> from watercolor.tasks.painting.painter.corpus import Mixture, generate_corpus
     >>> corpus = generate_corpus(100, seed=0, mixture=Mixture(layered=0.6, flat=0.2, broken=0.2,
     ...                                                       then_throw=0, stroke_only=0))
     >>> sum(example.kind == "flat" for example in corpus)
@@ -29,8 +29,8 @@ from dataclasses import asdict, dataclass
 
 from tqdm.auto import tqdm
 
-from watercolor.policy.motifs import compose
-from watercolor.policy.sketches import (
+from watercolor.tasks.painting.painter.motifs import compose
+from watercolor.tasks.painting.painter.sketches import (
     DEFECTS,
     corrupt,
     flat,
@@ -40,7 +40,7 @@ from watercolor.policy.sketches import (
     stroke_only,
     then_throw,
 )
-from watercolor.policy.subjects import other_colour, read_prompt
+from watercolor.tasks.painting.painter.subjects import other_colour, read_prompt
 from watercolor.tasks.painting.prompts import COLOURS
 from watercolor.tasks.painting.prompts import prompts as task_prompts
 
@@ -105,7 +105,8 @@ def _sketch(kind: str, parts, colours, rng: random.Random) -> tuple[str, float |
     if kind == "layered":
         # Skewed towards good washes (mean 2/3): faint, small layered replies read as a few
         # marks to the pixel rewards, and a repertoire whose layered kind is mostly poor gives
-        # `fine_grained` no layered optimum to find (python -m watercolor.policy.kinds).
+        # `fine_grained` no layered optimum to find (python -m
+        # watercolor.tasks.painting.painter.kinds).
         quality = round(1 - rng.random() ** 2, 2)
         return layered(parts, colours, rng, quality), quality, None
     if kind in ("broken", "then_throw"):

@@ -1,6 +1,6 @@
 """Reading a painting prompt for the corpus: which colour it names and which motif paints it.
 
-    >>> from watercolor.policy.subjects import read_prompt
+    >>> from watercolor.tasks.painting.painter.subjects import read_prompt
     >>> read_prompt("paint a crimson hibiscus in watercolour")
     ('crimson', 'flower')
     >>> read_prompt("paint a teal night sky in watercolour")
@@ -21,7 +21,8 @@ import re
 from watercolor.tasks.painting.prompts import COLOURS, prompt_colours
 
 # (keyword, motif) in priority order: the first keyword found in the prompt decides, so
-# "night sky" paints a moon before "sky" would paint a sunset. Motifs: watercolor.policy.motifs.
+# "night sky" paints a moon before "sky" would paint a sunset. Motifs:
+# watercolor.tasks.painting.painter.motifs.
 MOTIF_KEYWORDS: tuple[tuple[str, str], ...] = (
     ("night", "moon"),
     ("moon", "moon"),

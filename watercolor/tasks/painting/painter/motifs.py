@@ -1,15 +1,16 @@
 """Compositions for the corpus: each motif lays out a subject as coloured parts of simple shapes.
 
     >>> import random
-    >>> from watercolor.policy.motifs import compose
+    >>> from watercolor.tasks.painting.painter.motifs import compose
     >>> parts = compose("flower", random.Random(0))
     >>> [part.role for part in parts][:2]
     ['leaf', 'main']
 
 Geometry only: a `Part` says which palette role paints it (`main`, `light`, `dark`, `accent`,
-`leaf`, `sky`, `ground`, `trunk`) and which shapes it covers; `watercolor.policy.sketches`
-decides how they are painted (layered washes, flat fills, bare p5, strokes). Coordinates are
-WEBGL ones: the origin is the canvas centre and a 600 px canvas spans about -300..300.
+`leaf`, `sky`, `ground`, `trunk`) and which shapes it covers;
+`watercolor.tasks.painting.painter.sketches` decides how they are painted (layered washes, flat
+fills, bare p5, strokes). Coordinates are WEBGL ones: the origin is the canvas centre and a 600 px
+canvas spans about -300..300.
 """
 
 from __future__ import annotations

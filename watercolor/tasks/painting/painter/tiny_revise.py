@@ -1,20 +1,21 @@
 """The revising tiny painter: the embedded tiny painter, warm-started further on revision records.
 
-    >>> from watercolor.policy.tiny_revise import SMOKE_REVISE, ensure_revising_model
+    >>> from watercolor.tasks.painting.painter.tiny_revise import ensure_revising_model
+    >>> from watercolor.tasks.painting.painter.tiny_revise import SMOKE_REVISE
     >>> path = ensure_revising_model(SMOKE_REVISE, "outputs/cache")   # builds once, then reuses
     >>> from watercolor.policy.loading import load_policy
     >>> model, tokenizer = load_policy(path)
 
-Or from a shell: `python -m watercolor.policy.tiny_revise [--smoke] [--threads 1] [--workers 1]`;
-in training, `model=tiny_revise task.turns=2` (conf/model/tiny_revise.yaml).
+Or from a shell: `python -m watercolor.tasks.painting.painter.tiny_revise [--smoke] [--threads 1]
+[--workers 1]`; in training, `model=tiny_revise task.turns=2` (conf/model/tiny_revise.yaml).
 
 The build, in three cached steps:
 
-1. The base painter, `watercolor.policy.tiny.ensure_tiny_model(config.base)`: by default the
-   default painter itself (`tiny.DEFAULT`), found in the cache, not rebuilt.
-2. Revision records (`watercolor.policy.revision_corpus`: crash -> fixed, flat -> layered,
-   weak -> better, off-colour -> on-colour, good -> kept), painted in headless Chromium by the
-   training renderer and task episode (conf/renderer/local.yaml, conf/task/painting.yaml) and
+1. The base painter, `watercolor.tasks.painting.painter.tiny.ensure_tiny_model(config.base)`: by
+   default the default painter itself (`tiny.DEFAULT`), found in the cache, not rebuilt.
+2. Revision records (`watercolor.tasks.painting.painter.revision_corpus`: crash -> fixed, flat ->
+   layered, weak -> better, off-colour -> on-colour, good -> kept), painted in headless Chromium
+   by the training renderer and task episode (conf/renderer/local.yaml, conf/task/painting.yaml) and
    scored by the reward set `config.feedback_reward` (conf/reward/<name>.yaml, `fine_grained`:
    the default run's), so each feedback turn is `feedback(canvas, score)` of the draft's real
    canvas, as `watercolor.revision` writes it. At most `9 * records_per_kind` renders of ~1-7
@@ -38,10 +39,10 @@ naming components its runs do not report. Only the set's name is this config's; 
 YAML is hashed into the records' name.
 
 Cache names say what a thing is made of, never the source of the code that made it (as the
-tiny painter's do: `watercolor.policy.tiny`, "Cache names"). `tiny-revise-<hash>` covers this
-config, the base's name (`tiny.config_hash`: its config and corpus) and the records' name. The
-records' name (`revision-records-<hash>.json`) covers their settings, the plans' exact text
-(prompts, drafts and revisions, `plan_revisions`), the resolved reward set, renderer (less its
+tiny painter's do: `watercolor.tasks.painting.painter.tiny`, "Cache names"). `tiny-revise-<hash>`
+covers this config, the base's name (`tiny.config_hash`: its config and corpus) and the records'
+name. The records' name (`revision-records-<hash>.json`) covers their settings, the plans' exact
+text (prompts, drafts and revisions, `plan_revisions`), the resolved reward set, renderer (less its
 worker count) and episode configs, and the text a record wraps around a plan (`record_form`:
 the task's messages and the feedback turn, as `feedback` words it for a canvas of each way a
 render ends). Not covered: the code that paints and scores (the reward components, the gate's
@@ -86,7 +87,6 @@ from transformers import AutoModelForCausalLM, AutoTokenizer, set_seed
 
 from watercolor.canvas import Canvas, Status
 from watercolor.config import compose_train
-from watercolor.policy import tiny
 from watercolor.policy.builder import (
     BUILD_INFO,
     build_once,
@@ -95,8 +95,15 @@ from watercolor.policy.builder import (
     records_digest,
     warm_start,
 )
-from watercolor.policy.revision_corpus import kind_counts, plan_revisions, revision_records
-from watercolor.policy.tiny import (
+from watercolor.rewards.reward_set import Score
+from watercolor.tasks.painting.feedback import feedback, revision_conversation
+from watercolor.tasks.painting.painter import tiny
+from watercolor.tasks.painting.painter.revision_corpus import (
+    kind_counts,
+    plan_revisions,
+    revision_records,
+)
+from watercolor.tasks.painting.painter.tiny import (
     DEFAULT,
     DEFAULT_CACHE_ROOT,
     SMOKE,
@@ -104,8 +111,6 @@ from watercolor.policy.tiny import (
     ensure_tiny_model,
     training_records,
 )
-from watercolor.rewards.reward_set import Score
-from watercolor.tasks.painting.feedback import feedback, revision_conversation
 from watercolor.tasks.painting.prompts import conversation
 
 RECORDS = "revision_records.json"
