@@ -43,7 +43,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CHUNK_MIB = 44  # + the working tree (19.4 MB on 2026-12-05) stays under the 64 MiB a call
+CHUNK_MIB = 40  # + the working tree (22.3 MB on 2026-12-05) stays under the 64 MiB a call
 # Distributions the training path imports that the GPU machine's image lacks (its package list:
 # /work/.library/device/KINDS.md, read 2026-11-17), at the versions this project pins or
 # resolved (.venv). transformers, peft and huggingface-hub are there at other versions.
