@@ -62,8 +62,6 @@ CASES = {
     "bench_webgl-unknown-mode": ("bench_webgl", ["--modes", "nope"], "nope", True),
     "calibration-bad-value": (CALIBRATION, ["--per-kind", "x"], "'x'", True),
 }
-# Commands whose modules other workers hold for now: this bad input still ends in a traceback
-# (bench: ZeroDivisionError over no sketches; behaviour: ValueError from the prompt split).
 
 
 def command(module: str, arguments: list[str], tmp: Path) -> subprocess.CompletedProcess:
