@@ -10,6 +10,11 @@ from watercolor.canvas import Status
 from watercolor.render.pool import DETERMINISM_TOLERANCE, WALL_LIMIT_FACTOR
 
 SIZE = 256
+# Not 3 s (issue 35, measured 2026-12-05): the four hang cases spend their limit each (5 CPU-s,
+# 20 of the fast tier's ~750 CPU-s; 3 s would save 8), while the 256 px layered watercolour the
+# same pools render took 0.6-0.7 CPU-s here, and the wall-clock backstop is WALL_LIMIT_FACTOR
+# times the limit: at 3 s it would stop that watercolour whenever the machine gives it less than
+# ~8 % of a core for 9 s (CI has run at load ~14). 5 s keeps that margin for 1 % of the tier.
 TIME_LIMIT_S = 5.0
 PAPER = (244, 236, 216)
 STOP_S = 1.5  # how long stopping a sketch may take beyond its limit
