@@ -48,8 +48,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("sketch", type=Path, help="a sketch, a model reply, or a directory")
     parser.add_argument(
         "--reward",
-        default=(default := default_option("reward")),
-        help=f"one of {reward_set_names()} (default: conf/train.yaml's, {default})",
+        default=None,
+        help=f"one of {reward_set_names()} (default: the one training composes for the task: "
+        f"conf/train.yaml's {default_option('reward')}, unless the task config names its own)",
     )
     parser.add_argument("--prompt", default="", help="the request the sketch answers")
     parser.add_argument("--json", action="store_true", help="JSON instead of a table")
@@ -71,6 +72,14 @@ async def paint_all(replies: list[str], cfg: DictConfig, seed: int) -> list[Canv
     config = cli.render_config(cfg, workers=min(len(replies), 2))
     async with cli.pool(config, task.harness) as pool:
         return list(await asyncio.gather(*(task.episode(pool, r, seed=seed) for r in replies)))
+
+
+def composed(args: argparse.Namespace) -> DictConfig:
+    """conf/train.yaml as training composes it for the task, with `--reward`'s set if named
+    (ValueError for one conf/reward/ does not hold), the rendering flags and `--set`."""
+    if args.reward is not None and args.reward not in (names := reward_set_names()):
+        raise ValueError(f"unknown reward set {args.reward!r}; choose from {names}")
+    return cli.compose(args, [f"reward={args.reward}"] if args.reward else [])
 
 
 def record(canvas: Canvas, score: Score) -> dict:
@@ -120,9 +129,7 @@ def exit_code(records: list[dict]) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        if args.reward not in (names := reward_set_names()):
-            raise ValueError(f"unknown reward set {args.reward!r}; choose from {names}")
-        cfg = cli.compose(args, [f"reward={args.reward}"])
+        cfg = composed(args)
         suffix = cfg.task.suffix
         files = sketch_files(args.sketch, suffix)
         if not files:

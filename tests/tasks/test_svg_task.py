@@ -40,6 +40,20 @@ def test_task_svg_picks_its_own_painter_and_reward_set_and_the_command_line_stil
     assert choices("task=svg", name="evaluate")["model"] == "svg_tiny"
 
 
+def test_score_defaults_to_the_reward_set_training_composes_for_the_task():
+    from watercolor import score
+
+    for argv, expected in (
+        (["s.svg", "--set", "task=svg"], "svg_fine"),
+        (["s.js"], "fine_grained"),
+        (["s.svg", "--set", "task=svg", "--reward", "svg_coarse"], "svg_coarse"),
+    ):
+        cfg = score.composed(score.parse_args(argv))
+        assert set(cfg.reward.components) == set(
+            compose_train([f"reward={expected}"]).reward.components
+        )
+
+
 def test_the_smoke_painters_are_each_tasks_own():
     from watercolor.tasks.painting.painter.tiny import SMOKE as PAINTING_SMOKE
 
