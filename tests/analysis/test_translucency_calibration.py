@@ -6,7 +6,7 @@ import re
 import pytest
 
 from watercolor.tasks.painting.prompts import prompts
-from watercolor.translucency_calibration import main, opaque, wash_pair, wash_pairs
+from watercolor.tasks.painting.translucency_calibration import main, opaque, wash_pair, wash_pairs
 
 FILL = re.compile(r"brush\.fill\((\d+), (\d+), (\d+), (\d+)\)")
 
@@ -38,8 +38,8 @@ def test_pairs_are_reproducible_and_answer_their_split():
 
 @pytest.mark.browser  # four replies painted at the training density (~20 s)
 def test_the_calibration_command_ranks_each_translucent_wash_lighter(capsys):
-    """`python -m watercolor.translucency_calibration` at its smallest (both halves were 30 of
-    30 pairs with the translucent render lighter in every pair)."""
+    """`python -m watercolor.tasks.painting.translucency_calibration` at its smallest (both
+    halves were 30 of 30 pairs with the translucent render lighter in every pair)."""
     table = main(["--pairs", "2", "--seed", "0", "--rewards", ""])
     said = capsys.readouterr().out
     assert "pairs measured: 2 of 2" in said and "ROC AUC 1.000" in said

@@ -5,10 +5,9 @@ inside functions count too) for imports of a task's package (`watercolor.tasks.<
 `watercolor.tasks` itself (the `Task` and `build_task`) is the framework's side of the seam.
 
 `STILL_COUPLED` lists the modules that still import painting directly, each with why; the
-work of moving them (the translucency calibration, the recipe-architecture models, the
-benchmarks' sample sketches, the HPS reference pool) is open in issue 33. The
-test fails both when a module not listed starts importing a task and when a listed one stops
-(remove it here then), so the list only shrinks.
+work of moving them (the recipe-architecture models, the benchmarks' sample sketches, the HPS
+reference pool) is open in issue 33. The test fails both when a module not listed starts
+importing a task and when a listed one stops (remove it here then), so the list only shrinks.
 """
 
 from __future__ import annotations
@@ -19,8 +18,6 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "watercolor"
 
 STILL_COUPLED = {
-    # calibrates a painting reward on painting's prompts
-    "translucency_calibration.py": "calibrates a painting reward on painting's prompts",
     # a tiny model of the real recipes' architecture, warm-started on painting's painter corpus
     "policy/tiny_qwen35.py": "trains on the painting painter's records",
     # benchmarks that render painting's sample sketches

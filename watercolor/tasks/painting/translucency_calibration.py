@@ -1,10 +1,10 @@
 """Calibrating the translucency component on p5.brush's own washes: see-through vs opaque.
 
-    python -m watercolor.translucency_calibration --pairs 30 --seed 0 --split train    # calibration
-    python -m watercolor.translucency_calibration --pairs 30 --seed 1 --split heldout  # held out
+    python -m watercolor.tasks.painting.translucency_calibration --pairs 30 --seed 0 --split train
+    python -m watercolor.tasks.painting.translucency_calibration --pairs 30 --seed 1 --split heldout
 
-Each pair is one composition of the tiny painter's corpus (`watercolor.policy`: the prompt's
-motif and palette, `sketches.layered` at quality 1, so every fill is in the translucent band
+Each pair is one composition of the tiny painter's corpus (`watercolor.tasks.painting.painter`:
+the prompt's motif and palette, `sketches.layered` at quality 1, so every fill is in the translucent band
 60-150 and glazed in passes) painted twice with the same bleed and texture, at the library's
 defaults (bleed 0.07, texture 0.8, border 0.5: no setter called) or above them:
 
@@ -156,8 +156,10 @@ def _spread(values: np.ndarray) -> str:
 def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
     """Render translucent/opaque pairs, print the load statistic's and the component's ROC AUC
     (bootstrap 95 % intervals over pairs), the class medians and what each set pays each class."""
-    parser = argparse.ArgumentParser(prog="python -m watercolor.translucency_calibration",
-                                     description=main.__doc__)  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m watercolor.tasks.painting.translucency_calibration",
+        description=main.__doc__,
+    )
     parser.add_argument("--pairs", type=int, default=30, help="compositions, each painted twice")
     parser.add_argument("--seed", type=int, default=0, help="composition seed")
     parser.add_argument("--split", default="train", help="prompt split the pairs answer")
