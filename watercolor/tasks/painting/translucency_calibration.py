@@ -4,9 +4,9 @@
     python -m watercolor.tasks.painting.translucency_calibration --pairs 30 --seed 1 --split heldout
 
 Each pair is one composition of the tiny painter's corpus (`watercolor.tasks.painting.painter`:
-the prompt's motif and palette, `sketches.layered` at quality 1, so every fill is in the translucent band
-60-150 and glazed in passes) painted twice with the same bleed and texture, at the library's
-defaults (bleed 0.07, texture 0.8, border 0.5: no setter called) or above them:
+the prompt's motif and palette, `sketches.layered` at quality 1, so every fill is in the
+translucent band 60-150 and glazed in passes) painted twice with the same bleed and texture, at
+the library's defaults (bleed 0.07, texture 0.8, border 0.5: no setter called) or above them:
 
 - `translucent`: the washes as the writer wrote them (fill opacity 60-150);
 - `opaque`: the same code with every fill at opacity 255.
