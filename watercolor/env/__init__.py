@@ -1,4 +1,4 @@
-"""The painting task served as an OpenEnv environment.
+"""A task served as an OpenEnv environment (painting by default; `--set task=svg` for SVG).
 
     python -m watercolor.env.serve                        # server: many sessions, one pool
     from watercolor.env.client import PaintEnv, paint_remote

@@ -44,7 +44,7 @@ class PaintObservation(Observation):
     sketch: str = Field(default="", description="The extracted JavaScript that was run")
     seed: int | None = Field(default=None, description="Seed of Math.random in the page")
     feedback: str = Field(
-        default="", description="What the environment saw, in words (tasks.painting.feedback)"
+        default="", description="What the environment saw, in words (the task's feedback)"
     )
 
     @classmethod

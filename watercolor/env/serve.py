@@ -1,4 +1,4 @@
-"""Serve the painting environment over HTTP + WebSocket (OpenEnv), many sessions at once.
+"""Serve a task's environment over HTTP + WebSocket (OpenEnv), many sessions at once.
 
     python -m watercolor.env.serve --host 127.0.0.1 --port 8100 --max-sessions 16 --workers 2
     python -m watercolor.env.serve --pixel-density 1 --set task.episode.rules.max_chars=8000
