@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -40,6 +41,25 @@ def wait_until_healthy(url: str, server: subprocess.Popen, timeout_s: float = 12
             pass
         time.sleep(0.25)
     raise TimeoutError(f"{url} not healthy after {timeout_s} s")
+
+
+@contextlib.contextmanager
+def running_server(*flags: str) -> Iterator[str]:
+    """A server with `flags` on a free loopback port, healthy, its URL; stopped (SIGTERM, then
+    SIGKILL after 60 s) on exit."""
+    port = free_port()
+    process = start_server(port, *flags)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_healthy(url, process)
+        yield url
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def kill_group(server: subprocess.Popen) -> None:

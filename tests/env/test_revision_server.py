@@ -4,11 +4,8 @@ The server is `python -m watercolor.env.serve` as a subprocess (as in test_env_s
 client is `PaintEnv` over its WebSocket session, with `paint_session` writing each turn.
 """
 
-import signal
-import subprocess
-
 import pytest
-from env_servers import free_port, start_server, wait_until_healthy
+from env_servers import running_server
 
 from watercolor.config import reward_set
 from watercolor.env.client import PaintEnv, paint_session
@@ -23,21 +20,10 @@ REWARD = "gated"
 @pytest.fixture(scope="module")
 def url():
     """A two-turn server (turns from conf/task via --set, as any task setting) on loopback."""
-    port = free_port()
     flags = ["--max-sessions", "2", "--workers", "1", "--time-limit", "60"]
     flags += ["--reward", REWARD, "--set", "task.turns=2"]
-    process = start_server(port, *flags)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_healthy(url, process)
+    with running_server(*flags) as url:
         yield url
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def local_feedback(observation, reply: str) -> str:

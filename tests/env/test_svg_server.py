@@ -2,11 +2,8 @@
 SVG prompts, draws the document in its own harness, scores it with the task's reward set and
 answers with the task's feedback. The real server as a subprocess, as test_env_server.py runs it."""
 
-import signal
-import subprocess
-
 import pytest
-from env_servers import free_port, start_server, wait_until_healthy
+from env_servers import running_server
 
 from watercolor.env.client import PaintEnv
 from watercolor.env.models import PaintAction
@@ -26,19 +23,8 @@ SCRIPTED = LAYERED.replace("</svg>", "<script>alert(1)</script></svg>")
 
 @pytest.fixture(scope="module")
 def server():
-    port = free_port()
-    process = start_server(port, "--workers", "1", "--time-limit", "60", "--set", "task=svg")
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_healthy(url, process)
+    with running_server("--workers", "1", "--time-limit", "60", "--set", "task=svg") as url:
         yield url
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 async def test_an_svg_session_asks_draws_scores_and_answers(server):
