@@ -122,11 +122,11 @@ class RenderedCanvases:
         if self._runner is None:
             self._runner = asyncio.Runner()
         config = OmegaConf.create(config_yaml)
-        task = {"episode": config.task.episode, "harness": task_harness(config.task)}
+        task = {"episode": config.task.episode, "harness": config.task.get("harness")}
         key = OmegaConf.to_yaml({"renderer": config.renderer, **task})
         painter = self._painters.get(key)  # runs of other seeds or arms paint alike
-        if painter is None:
-            episode, harness = instantiate(task["episode"]), instantiate(task["harness"])
+        if painter is None:  # the harness is composed once per painter, not per call
+            episode, harness = instantiate(task["episode"]), instantiate(task_harness(config.task))
             painter = LocalPainter(instantiate(config.renderer), episode, harness)
             self._painters[key] = painter
 
