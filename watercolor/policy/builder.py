@@ -80,6 +80,13 @@ def digest(payload: object) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:12]
 
 
+def sft_record(prompt: str, reply: str, system_prompt: str | None = None) -> dict[str, list[dict]]:
+    """TRL's conversational prompt-completion record of one reply (with `system_prompt` if any)."""
+    messages = [{"role": "system", "content": system_prompt}] if system_prompt else []
+    messages.append({"role": "user", "content": prompt})
+    return {"prompt": messages, "completion": [{"role": "assistant", "content": reply}]}
+
+
 def records_digest(records: list[dict]) -> str:
     """The sha256 of `records` as canonical JSON: their exact text, in their order."""
     return hashlib.sha256(json.dumps(records, sort_keys=True).encode()).hexdigest()

@@ -32,6 +32,7 @@ from watercolor.policy.builder import (
     new_model,
     record_text,
     records_digest,
+    sft_record,
     train_tokenizer,
     warm_start,
 )
@@ -90,11 +91,9 @@ def training_records(config: SvgPainterConfig) -> list[dict]:
     rng = random.Random(config.seed)
     records = []
     for example in examples:
-        system = [{"role": "system", "content": SYSTEM_PROMPT}]
-        prompt = system if rng.random() < config.system_prompt_share else []
-        prompt = [*prompt, {"role": "user", "content": example.prompt}]
+        with_system = rng.random() < config.system_prompt_share
         records.append(
-            {"prompt": prompt, "completion": [{"role": "assistant", "content": example.reply}]}
+            sft_record(example.prompt, example.reply, SYSTEM_PROMPT if with_system else None)
         )
     return records
 

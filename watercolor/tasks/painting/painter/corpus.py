@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass
 
 from tqdm.auto import tqdm
 
+from watercolor.policy.builder import sft_record
 from watercolor.tasks.painting.painter.motifs import compose
 from watercolor.tasks.painting.painter.sketches import (
     DEFECTS,
@@ -159,7 +160,5 @@ def generate_corpus(
 
 
 def conversation(example: Example, system_prompt: str | None = None) -> dict[str, list[dict]]:
-    """TRL's conversational prompt-completion record for `example`."""
-    prompt = [{"role": "system", "content": system_prompt}] if system_prompt else []
-    prompt.append({"role": "user", "content": example.prompt})
-    return {"prompt": prompt, "completion": [{"role": "assistant", "content": example.reply}]}
+    """TRL's conversational prompt-completion record for `example` (`builder.sft_record`)."""
+    return sft_record(example.prompt, example.reply, system_prompt)
