@@ -6,7 +6,7 @@
 (A sketch of the use, not a doctest: `metric_name`'s examples below are, and they run.)
 
 MLflow code only: no torch, transformers or TRL, so `watercolor.compare` imports quickly. The
-trainer callback that calls `log_rollouts` each step is `watercolor.mlflow_callback`.
+trainer callback that calls `log_rollouts` each step is `watercolor.training.mlflow_callback`.
 
 The run id is written to `<run_dir>/mlflow_run_id`, so a resumed job logs into the same run;
 a run another live job is still logging into is never resumed by accident (see `mlflow_run`).
@@ -28,7 +28,7 @@ training run's metrics are logged under prefixes that put the reward first (`met
 rate, render and generation time, `rollouts/violations/<code>`) and `train/` (TRL's loss, KL,
 entropy, clip ratios, completion lengths, ...).
 
-Why not transformers' `MLflowCallback`: see `watercolor.mlflow_callback`.
+Why not transformers' `MLflowCallback`: see `watercolor.training.mlflow_callback`.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ METRIC_NAMES = (
     (r"rewards/(.+)/std", r"reward/std/\1"),
     (rf"{ROLLOUT_PREFIX}components/(.+)", r"reward/raw/\1"),
     (rf"({ROLLOUT_PREFIX}.+)", r"\1"),
-    (r"(step_cpu/.+)", r"\1"),  # watercolor.step_cpu's, after the rollouts in the UI
+    (r"(step_cpu/.+)", r"\1"),  # watercolor.training.step_cpu's, after the rollouts in the UI
     (r"(.+)", r"train/\1"),
 )
 

@@ -4,8 +4,8 @@ Renders `--per-kind` corpus replies of kind "flat" and of kind "layered" with th
 renderer settings (conf/renderer/local.yaml: pixel density 0.5; time limit 30 s), computes
 candidate statistics on the shared working view and prints each one's ROC AUC for "flat scores
 higher", then the paint unevenness of the flat fills that keep p5.brush's default bleed and
-texture on. The statistic shipped is `watercolor.behaviour.paint_unevenness` (its cut:
-`python -m watercolor.behaviour`). Run from the repository root:
+texture on. The statistic shipped is `watercolor.analysis.behaviour.paint_unevenness` (its cut:
+`python -m watercolor.analysis.behaviour`). Run from the repository root:
 
     .venv/bin/python experiments/2026-11-30_flat_block_calibration/candidates.py --per-kind 40
 """
@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from watercolor.behaviour import (
+from watercolor.analysis.behaviour import (
     corpus_replies,
     paint_unevenness,
     render_replies,

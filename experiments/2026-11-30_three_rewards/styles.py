@@ -7,9 +7,9 @@ the sketches themselves, from each evaluation's samples.csv (replies that painte
   opaque_share    share of fills at opacity >= 250
   flat_style      share of replies whose mean fill opacity is >= 200 (the corpus's flat kind)
   washes          `brush.endShape(` + `brush.circle(` calls per reply
-The measures live in the package (`watercolor.behaviour`; evaluate now writes them per sample as
-`style/<name>` columns); this keeps the experiment's pooled figures. Run from the repository
-root after evaluate.sh:
+The measures live in the package (`watercolor.analysis.behaviour`; evaluate now writes them per
+sample as `style/<name>` columns); this keeps the experiment's pooled figures. Run from the
+repository root after evaluate.sh:
 
     .venv/bin/python experiments/2026-11-30_three_rewards/styles.py outputs/evaluate/three_rewards
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from watercolor.behaviour import FLAT_STYLE_ALPHA, OPAQUE_ALPHA, fill_alphas, wash_count
+from watercolor.analysis.behaviour import FLAT_STYLE_ALPHA, OPAQUE_ALPHA, fill_alphas, wash_count
 
 NAME = re.compile(r"^(?:style_)?seed(\d+)_.*?\d+_(coarse|fine_grained|gated)$")
 

@@ -4,8 +4,8 @@
 
 Prints, twice: a RenderPool of 1 and of 2 lanes (start, first render of two washes, close), then
 one lane's start by part (Playwright's driver, the browser, the first warm page, the spare).
-Read with `watercolor.step_cpu.tree_cpu`; a process that exits before a reading and is reaped by
-nobody we count is lost, so a `close` figure can come out negative.
+Read with `watercolor.training.step_cpu.tree_cpu`; a process that exits before a reading and is
+reaped by nobody we count is lost, so a `close` figure can come out negative.
 """
 
 import asyncio
@@ -15,7 +15,7 @@ from playwright.async_api import async_playwright
 from watercolor.render.browser import launch
 from watercolor.render.page import WarmPage
 from watercolor.render.pool import RenderConfig, RenderPool
-from watercolor.step_cpu import tree_cpu
+from watercolor.training.step_cpu import tree_cpu
 
 WASHES = (
     'function setup(){createCanvas(600,600,WEBGL);background("#f4ecd8");brush.noStroke();'

@@ -5,12 +5,12 @@
     .venv/bin/python experiments/2026-12-02_test_tiers/probe_test_cpu.py /tmp/cpu.jsonl
 
 pytest's --durations gives wall time, which on a saturated machine says how a test shared the
-cores rather than what it cost. This reads `watercolor.step_cpu.tree_cpu` (the worker, every
-process below it and their exited, waited-for children: Chromium, Playwright's driver, CLI
-subprocesses) before and after each test's setup, call and teardown, and appends one JSON line
-per test. The module is also a script: given the file, it prints the CPU by test file (`below`:
-the processes below the worker: browsers, the driver, subprocesses) and each worker's cost
-before its first test (start-up and collection), so the tier's CPU can be split.
+cores rather than what it cost. This reads `watercolor.training.step_cpu.tree_cpu` (the worker,
+every process below it and their exited, waited-for children: Chromium, Playwright's driver, CLI
+subprocesses) before and after each test's setup, call and teardown, and appends one JSON line per
+test. The module is also a script: given the file, it prints the CPU by test file (`below`: the
+processes below the worker: browsers, the driver, subprocesses) and each worker's cost before its
+first test (start-up and collection), so the tier's CPU can be split.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from collections import defaultdict
 import pytest
 
 _OUT = os.environ.get("WATERCOLOR_TEST_CPU")
-CLASSES = ("trainer", "chromium", "driver", "other")  # watercolor.step_cpu.tree_cpu's
+CLASSES = ("trainer", "chromium", "driver", "other")  # watercolor.training.step_cpu.tree_cpu's
 
 
 def _cpu() -> dict[str, float]:
-    from watercolor.step_cpu import tree_cpu
+    from watercolor.training.step_cpu import tree_cpu
 
     return tree_cpu()
 

@@ -25,7 +25,7 @@ from transformers import TrainerCallback, set_seed
 from trl import GRPOConfig, GRPOTrainer
 
 from watercolor.config import compose_train
-from watercolor.train import build_dataset, build_policy
+from watercolor.training.job import build_dataset, build_policy
 
 STEPS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
 # (label, file fragment, function name): cumulative CPU of each, per step.

@@ -8,7 +8,7 @@ and texture 0.8, counted where a reply never calls the setter).
 Reads only the committed evaluation records (records/<set>-seed<n>/evaluation/samples.parquet).
 Per job, over its clean runs: mean bleed, texture, fill opacity (`style/mean_alpha`) and the
 flat pair's share; per set the mean of its jobs; `translucent - fine_grained` with a seed-level
-Welch t interval (95 %) and the exact permutation p (`watercolor.stats.permutation_p`).
+Welch t interval (95 %) and the exact permutation p (`watercolor.analysis.stats.permutation_p`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 from scipy import stats
 
-from watercolor.stats import permutation_p
+from watercolor.analysis.stats import permutation_p
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent / "2026-12-01_three_rewards_v2"))

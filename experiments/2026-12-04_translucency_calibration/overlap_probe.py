@@ -20,7 +20,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from watercolor.behaviour import render_replies, training_render_config
+from watercolor.analysis.behaviour import render_replies, training_render_config
 from watercolor.rewards.pixels import oklab, srgb_to_linear, view
 from watercolor.rewards.translucency import absorbance
 

@@ -4,7 +4,8 @@
 
 Per job: the mean over its held-out evaluation samples of a measure (NaN left out). Per
 prediction: the difference of the two arms' means of their 5 job means, a Welch 95 % CI over the
-jobs, and the seed-level exact permutation p (`watercolor.stats.permutation_p`). Prediction 1
+jobs, and the seed-level exact permutation p (`watercolor.analysis.stats.permutation_p`).
+Prediction 1
 compares each arm's jobs with the untrained model's evaluation (one run: a one-sample t interval
 of the jobs' gains over it). Writes `analysis.csv` beside this file and prints it.
 """
@@ -18,8 +19,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as scipy_stats
 
-from watercolor.records import read
-from watercolor.stats import permutation_p
+from watercolor.analysis.records import read
+from watercolor.analysis.stats import permutation_p
 
 HERE = Path(__file__).parent
 ARMS = ("svg_coarse", "svg_fine")

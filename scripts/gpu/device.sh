@@ -38,7 +38,7 @@ render() {
   receive "$1" || exit 1
   kit_env
   "$WATERCOLOR_CHROMIUM" --version
-  timeout 300 python3 -m watercolor.bench_webgl --modes swiftshader,egl,vulkan --rich \
+  timeout 300 python3 -m watercolor.bench.webgl --modes swiftshader,egl,vulkan --rich \
     --replies experiments/2026-12-04_gpu/tiny_painter_replies.json --chromium "$WATERCOLOR_CHROMIUM" \
     --workers 8 --json >"$OUT/webgl.txt" 2>"$OUT/webgl.log"
   echo "bench_webgl rc=$?"; tail -20 "$OUT/webgl.log"
@@ -70,7 +70,7 @@ train() {
 
 cost() {
   kit_env
-  timeout 420 python3 -m watercolor.bench_gpu --json >"$OUT/cost_moe.json" 2>"$OUT/cost_moe.log"
+  timeout 420 python3 -m watercolor.bench.gpu --json >"$OUT/cost_moe.json" 2>"$OUT/cost_moe.log"
   echo "bench_gpu rc=$?"; tail -5 "$OUT/cost_moe.log"; cat "$OUT/cost_moe.json"
 }
 

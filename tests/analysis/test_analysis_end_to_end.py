@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 from analysis_helpers import REPO
 
-from watercolor import compare
+from watercolor.analysis import compare
 from watercolor.config import reward_set_names
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]

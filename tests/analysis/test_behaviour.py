@@ -1,4 +1,5 @@
-"""`watercolor.behaviour`: per-sample behaviour measures, their summary, the flat-block detector."""
+"""`watercolor.analysis.behaviour`: per-sample behaviour measures, their summary, the flat-block
+detector."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from watercolor.behaviour import (
+from watercolor.analysis.behaviour import (
     BEHAVIOURS,
     FLAT_BLOCK_UNEVENNESS,
     balanced_accuracy,
@@ -22,8 +23,8 @@ from watercolor.behaviour import (
     roc_auc,
     summarise_behaviour,
 )
+from watercolor.analysis.matrix import MATRIX_METRICS
 from watercolor.canvas import Canvas, Status
-from watercolor.matrix import MATRIX_METRICS
 from watercolor.tasks.painting.calibration import main, training_render_config, unevenness_by_kind
 from watercolor.tasks.painting.style import fill_alphas, style_measures
 

@@ -21,7 +21,7 @@ from analysis_helpers import (
 )
 from PIL import Image
 
-from watercolor import compare, matrix
+from watercolor.analysis import compare, matrix
 
 
 def run_compare(tmp_path, *selection: str, log: bool = False):
@@ -325,7 +325,7 @@ def test_ema_weight_outside_zero_to_one_is_refused():
 
 
 def test_gallery_cards_skip_the_preamble_every_reply_shares(tmp_path):
-    from watercolor.matrix import _sample_cards
+    from watercolor.analysis.matrix import _sample_cards
 
     preamble = "```js\nfunction setup() {\n  createCanvas(600, 600, WEBGL);\n"
     samples = pd.DataFrame({

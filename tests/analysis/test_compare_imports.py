@@ -10,8 +10,9 @@ import pytest
 HEAVY = ("torch", "transformers", "peft", "trl")
 
 
-ANALYSIS = ("watercolor.compare", "watercolor.matrix", "watercolor.revision_stats",
-            "watercolor.records", "watercolor.stats", "watercolor.provenance")  # fmt: skip
+ANALYSIS = ("watercolor.compare", "watercolor.analysis.matrix",
+            "watercolor.analysis.revision_stats", "watercolor.analysis.records",
+            "watercolor.analysis.stats", "watercolor.analysis.provenance")  # fmt: skip
 
 
 @pytest.mark.parametrize("module", ANALYSIS)

@@ -14,21 +14,18 @@ import pytest
 import torch
 from analysis_helpers import REPO
 
-from watercolor.behaviour import BEHAVIOURS
+from watercolor.analysis.behaviour import BEHAVIOURS
 from watercolor.canvas import Canvas, Status
 from watercolor.config import reward_set_names
 from watercolor.cores import torch_threads
-from watercolor.evaluate import (
+from watercolor.evaluation.evaluate import (
     evaluate_model,
     load_reward_sets,
     resolve_checkpoint,
     summarise,
     write_report,
 )
-from watercolor.policy.loading import load_policy
-from watercolor.render.painters import LocalPainter
-from watercolor.render.pool import RenderConfig
-from watercolor.sampling import (
+from watercolor.evaluation.sampling import (
     EvaluationSpec,
     Sample,
     generate_samples,
@@ -36,6 +33,9 @@ from watercolor.sampling import (
     save_canvases,
     score_rows,
 )
+from watercolor.policy.loading import load_policy
+from watercolor.render.painters import LocalPainter
+from watercolor.render.pool import RenderConfig
 from watercolor.tasks.painting import sample_sketches
 from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.harness import HARNESS

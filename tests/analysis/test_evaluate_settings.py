@@ -10,8 +10,9 @@ import mlflow
 import pytest
 from omegaconf import OmegaConf
 
-from watercolor import evaluate, study
 from watercolor.config import compose_config, compose_train, default_option
+from watercolor.evaluation import evaluate
+from watercolor.training import study
 
 
 @pytest.fixture

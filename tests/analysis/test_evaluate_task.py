@@ -6,8 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from watercolor.config import compose_train
+from watercolor.evaluation.sampling import (
+    configured,
+    configured_task,
+    generate_samples,
+    sampling_settings,
+)
 from watercolor.policy.loading import load_policy
-from watercolor.sampling import configured, configured_task, generate_samples, sampling_settings
 from watercolor.tasks.painting.painter.tiny import SMOKE, ensure_tiny_model
 
 CACHE = Path(__file__).resolve().parents[2] / "outputs" / "cache"

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from analysis_helpers import EXPERIMENT, STUDY
 
-from watercolor import compare, records
+from watercolor.analysis import compare, records
 
 TABLES = ("runs", "aggregate", "provenance", "curves", "matrix", "matrix_aggregate", "matrix_ci",
           "verdict", "behaviour_ci")  # fmt: skip

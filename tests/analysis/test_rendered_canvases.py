@@ -14,9 +14,9 @@ from hydra.utils import instantiate
 from omegaconf import OmegaConf
 from PIL import Image
 
-from watercolor.canvas_sources import RenderedCanvases, task_harness
+from watercolor.analysis.canvas_sources import RenderedCanvases, task_harness
+from watercolor.analysis.records import Evaluation, Records
 from watercolor.config import compose_train
-from watercolor.records import Evaluation, Records
 from watercolor.render import painters
 from watercolor.render.painters import LocalPainter
 

@@ -1,6 +1,6 @@
-"""Draft-vs-revision evaluation (watercolor/revise_eval.py, revision_stats.py): the measures on
-tables built by hand (each known answer), and one real evaluation of the smoke painter (slow: it
-generates, paints and scores drafts, second tries and three revisions of each)."""
+"""Draft-vs-revision evaluation (watercolor/evaluation/revisions.py, revision_stats.py): the
+measures on tables built by hand (each known answer), and one real evaluation of the smoke painter
+(slow: it generates, paints and scores drafts, second tries and three revisions of each)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from watercolor.revise_eval import other_prompts_feedback
-from watercolor.revision_stats import MEASURES, draft_vs_single_turn, revision_measures
-from watercolor.sampling import Sample
+from watercolor.analysis.revision_stats import MEASURES, draft_vs_single_turn, revision_measures
+from watercolor.evaluation.revisions import other_prompts_feedback
+from watercolor.evaluation.sampling import Sample
 
 OK, ERROR = "ok", "error"
 REPO = Path(__file__).resolve().parents[2]

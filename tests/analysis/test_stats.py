@@ -1,4 +1,4 @@
-"""`watercolor.stats` on numpy arrays and series whose answers are known."""
+"""`watercolor.analysis.stats` on numpy arrays and series whose answers are known."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from watercolor import stats
+from watercolor.analysis import stats
 
 
 def test_ema_matches_hand_computed_values():

@@ -16,7 +16,9 @@ import pytest
 from hydra.utils import instantiate
 from test_cli_contracts import WATERCOLOUR  # a layered wash reply (tests/cli is on sys.path)
 
-from watercolor import bench, config, score
+from watercolor import config, score
+from watercolor.bench import cli as bench_cli
+from watercolor.bench import remote
 from watercolor.config import compose_train
 from watercolor.render import __main__ as render_command
 from watercolor.render import cli
@@ -92,8 +94,8 @@ def test_bench_remote_servers_render_at_trainings_density(tmp_path, monkeypatch)
     local = conf / "renderer" / "local.yaml"
     local.write_text(re.sub(r"(?m)^pixel_density: .*$", "pixel_density: 0.25", local.read_text()))
     monkeypatch.setattr(config, "CONF_DIR", conf)
-    args = bench.parse_args(["remote"])
-    assert bench.server_density(args) == 0.25
-    assert bench.server_density(bench.parse_args(["remote", "--server-density", "1"])) == 1.0
-    command = bench.serve_command(8000, args, 0.25)
+    args = bench_cli.parse_args(["remote"])
+    assert remote.server_density(args) == 0.25
+    assert remote.server_density(bench_cli.parse_args(["remote", "--server-density", "1"])) == 1.0
+    command = remote.serve_command(8000, args, 0.25)
     assert command[command.index("--pixel-density") + 1] == "0.25"

@@ -58,8 +58,8 @@ CASES = {
     "policy.tiny_qwen35-unknown-size": ("policy.tiny_qwen35", ["--size", "nope"], "nope", True),
     "reference_pool-missing-folder": (POOL, ["build", "--folder", MISSING], MISSING, False),
     "bench-unknown-command": ("bench", ["nope"], "nope", True),
-    "bench_gpu-bad-value": ("bench_gpu", ["--batch", "x"], "'x'", True),
-    "bench_webgl-unknown-mode": ("bench_webgl", ["--modes", "nope"], "nope", True),
+    "bench.gpu-bad-value": ("bench.gpu", ["--batch", "x"], "'x'", True),
+    "bench.webgl-unknown-mode": ("bench.webgl", ["--modes", "nope"], "nope", True),
     "calibration-bad-value": (CALIBRATION, ["--per-kind", "x"], "'x'", True),
 }
 

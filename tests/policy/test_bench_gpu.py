@@ -1,4 +1,4 @@
-"""`python -m watercolor.bench_gpu`: its estimate's arithmetic, and its whole path on a CPU.
+"""`python -m watercolor.bench.gpu`: its estimate's arithmetic, and its whole path on a CPU.
 
 The GPU figures themselves need an H200; here the same code runs on the tiny recipe models
 (`--device cpu --tiny`), and a machine without CUDA refuses the full-size run.
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from watercolor import bench_gpu
-from watercolor.bench_gpu import fit_update, require_device, step_estimate
+from watercolor.bench import gpu as bench_gpu
+from watercolor.bench.gpu import fit_update, require_device, step_estimate
 
 REPO = Path(__file__).resolve().parents[2]
 TINY_RUN = ["--device", "cpu", "--tiny", "--json", "--batch", "2", "--prompt-tokens", "24",
@@ -85,7 +85,7 @@ def test_without_cuda_only_the_tiny_cpu_run_is_allowed(device, tiny, refused):
 @pytest.mark.slow
 def test_tiny_cpu_run_reports_every_figure():
     result = subprocess.run(
-        [sys.executable, "-m", "watercolor.bench_gpu", *TINY_RUN],
+        [sys.executable, "-m", "watercolor.bench.gpu", *TINY_RUN],
         cwd=REPO, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-4000:]

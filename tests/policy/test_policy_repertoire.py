@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from omegaconf import OmegaConf
 
-from watercolor import sampling
 from watercolor.config import compose_config, compose_train, model_source
+from watercolor.evaluation import sampling
 from watercolor.policy import loading
 from watercolor.tasks.painting.painter.corpus import Mixture, generate_corpus
 from watercolor.tasks.painting.painter.kinds import model_kinds, model_summary, reply_kind

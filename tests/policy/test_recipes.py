@@ -30,7 +30,7 @@ from watercolor.policy.tiny_qwen35 import (
     qwen35_tokenizer,
 )
 from watercolor.tasks.painting.painter import tiny
-from watercolor.train import build_policy
+from watercolor.training.job import build_policy
 
 REPO = Path(__file__).resolve().parents[2]
 CACHE = REPO / "outputs" / "cache"  # built once per machine, like the tiny painter

@@ -5,7 +5,8 @@ import re
 import pytest
 from render_sketches import SIZE, WATERCOLOUR
 
-from watercolor.bench import RICH_DIR, sample_sketches, where_the_time_goes
+from watercolor.bench.common import RICH_DIR, sample_sketches
+from watercolor.bench.render import where_the_time_goes
 from watercolor.render import RenderConfig
 
 pytestmark = pytest.mark.browser

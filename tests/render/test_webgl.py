@@ -9,7 +9,7 @@ import pytest
 from hydra.utils import instantiate
 from render_sketches import WATERCOLOUR
 
-from watercolor.bench_webgl import parse_args, sketch_tiers, versus_baseline
+from watercolor.bench.webgl import parse_args, sketch_tiers, versus_baseline
 from watercolor.config import compose_train, reward_set
 from watercolor.render import RenderConfig
 from watercolor.render.browser import WEBGL_FLAGS, chromium_flags
@@ -127,7 +127,7 @@ async def test_canvases_are_compared_sketch_by_sketch(pool):
 
 @pytest.mark.browser
 def test_the_bench_measures_swiftshader_and_measures_egl_only_on_the_gpu():
-    command = [sys.executable, "-m", "watercolor.bench_webgl", "--modes", "swiftshader,egl",
+    command = [sys.executable, "-m", "watercolor.bench.webgl", "--modes", "swiftshader,egl",
                "--limit", "2", "--workers", "1", "--json"]  # fmt: skip
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]

@@ -143,7 +143,7 @@ async def test_prefetched_replies_are_painted_once_and_counted(painter):
 
 
 async def test_trl_own_generation_is_timed_from_the_step_start(painter):
-    from watercolor.rollout import GenerationClock  # torch and TRL: only here
+    from watercolor.training.rollout import GenerationClock  # torch and TRL: only here
 
     logged = {}
     scorer = RolloutScorer(reward_set("gated"), painter, num_generations=4)

@@ -20,9 +20,11 @@ PACKAGE = Path(__file__).resolve().parents[2] / "watercolor"
 STILL_COUPLED = {
     # a tiny model of the real recipes' architecture, warm-started on painting's painter corpus
     "policy/tiny_qwen35.py": "trains on the painting painter's records",
-    # benchmarks that render painting's sample sketches
-    "bench.py": "renders painting's sample sketches",
-    "bench_webgl.py": "renders painting's sample sketches",
+    # benchmarks that render painting's sample sketches (p5's render cost is what they measure)
+    "bench/cli.py": "defaults to painting's sample sketches",
+    "bench/common.py": "extracts painting's sample sketches",
+    "bench/render.py": "renders in painting's harness",
+    "bench/webgl.py": "renders painting's sample sketches",
     # the HPS reference pool is rendered from painting's sketches (its data is painting's)
     "rewards/reference_pool/build.py": "renders painting's reference sketches",
 }

@@ -38,7 +38,8 @@ def test_bench_train_splits_sequential_and_overlapped_steps_and_runs_jobs_side_b
             split["reward_wait_s"] / split["step_s"], abs=0.01
         )
         assert 0 <= split["prefetched"] <= 1
-        # CPU-seconds a step over the job's processes, and its parts (watercolor/step_cpu.py)
+        # CPU-seconds a step over the job's processes, and its parts
+        # (watercolor/training/step_cpu.py)
         parts = ("generation_s", "update_s", "after_update_s", "logging_s", "render_s",
                  "scoring_s", "other_s")  # fmt: skip
         assert split["cpu_total_s"] > split["cpu_generation_s"] > 0

@@ -30,9 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "analysis"))
 from analysis_helpers import rollouts  # noqa: E402  (synthetic scored steps, shared)
 
 from watercolor import tracking  # noqa: E402
-from watercolor.mlflow_callback import RolloutLogger  # noqa: E402
 from watercolor.render.browser import chromium_executable, chromium_flags  # noqa: E402
 from watercolor.tracking import log_rollouts, mlflow_run, run_name, ui_links  # noqa: E402
+from watercolor.training.mlflow_callback import RolloutLogger  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 # One step's log of a real run (python -m watercolor.bench train), trimmed: TRL's metrics and

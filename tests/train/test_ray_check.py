@@ -1,4 +1,5 @@
-"""What a Ray sweep's jobs ask for against what the cluster's nodes have (watercolor/ray_check.py).
+"""What a Ray sweep's jobs ask for against what the cluster's nodes have
+(watercolor/training/ray_check.py).
 
 The check against a real cluster (a one-node head on loopback) is in test_ray_sweep.py (slow).
 """
@@ -8,7 +9,7 @@ from __future__ import annotations
 from hydra import compose, initialize_config_dir
 
 from watercolor.config import CONF_DIR
-from watercolor.ray_check import job_asks, shortfall
+from watercolor.training.ray_check import job_asks, shortfall
 
 
 def ray_launcher(*overrides: str):

@@ -29,7 +29,7 @@ import pandas as pd
 import pytest
 from train_helpers import REPO, mlflow_client, train_command
 
-from watercolor import compare
+from watercolor.analysis import compare
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 REWARD_SETS = ["coarse", "fine_grained", "gated"]

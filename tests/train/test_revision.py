@@ -16,12 +16,12 @@ from train_helpers import CACHE, mlflow_client, run_training
 from transformers import AutoTokenizer
 
 from watercolor.config import compose_train
-from watercolor.revision import RevisionRollout, feedback_ids
 from watercolor.tasks import build_task
 from watercolor.tasks.painting.feedback import REVISION_REQUEST, revision_conversation
 from watercolor.tasks.painting.harness import HARNESS
 from watercolor.tasks.painting.painter.tiny import SMOKE, ensure_tiny_model
 from watercolor.tasks.painting.prompts import conversation
+from watercolor.training.revision import RevisionRollout, feedback_ids
 
 DRAFT = (
     "```js\nfunction setup() {\n  createCanvas(600, 600, WEBGL);\n  brush.circle(0, 0, 90);\n}\n```"
@@ -97,7 +97,7 @@ def test_one_grpo_step_trains_whole_trajectories_scored_on_the_revision(tmp_path
     from watercolor.render.pool import RenderConfig
     from watercolor.rewards.trl_adapter import RolloutScorer
     from watercolor.tasks.painting.episode import paint
-    from watercolor.train import build_dataset
+    from watercolor.training.job import build_dataset
 
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
         cfg = compose("train", ["reward=fine_grained"])
@@ -158,7 +158,7 @@ def test_revision_settings_that_cannot_work_are_refused_before_loading():
     from hydra import compose, initialize_config_dir
 
     from watercolor.config import CONF_DIR
-    from watercolor.train import check_settings
+    from watercolor.training.job import check_settings
 
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
         for overrides, message in [

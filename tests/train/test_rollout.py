@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from watercolor.rollout import FinishedRows, until_eos
+from watercolor.training.rollout import FinishedRows, until_eos
 
 EOS, PAD = 9, 0
 

@@ -1,4 +1,4 @@
-"""A step's CPU by part over the job's process tree (watercolor/step_cpu.py)."""
+"""A step's CPU by part over the job's process tree (watercolor/training/step_cpu.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import time
 import mlflow
 import pytest
 
-from watercolor.step_cpu import RewardsCpu, StepCpu, process_cpu, split, tree_cpu
 from watercolor.tracking import use_store
+from watercolor.training.step_cpu import RewardsCpu, StepCpu, process_cpu, split, tree_cpu
 
 BURN = "import time\nt = time.process_time()\nwhile time.process_time() - t < {s}: pass\n"
 
@@ -118,8 +118,8 @@ def test_writing_a_steps_rollouts_counts_as_its_logging_not_its_update(tmp_path,
     from transformers import TrainerControl, TrainerState, TrainingArguments
     from transformers.trainer_callback import CallbackHandler
 
-    from watercolor.mlflow_callback import RolloutLogger
-    from watercolor.train import step_callbacks
+    from watercolor.training.job import step_callbacks
+    from watercolor.training.mlflow_callback import RolloutLogger
 
     class Scorer:
         def note_step_start(self) -> None:

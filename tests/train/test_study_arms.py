@@ -14,11 +14,12 @@ from hydra.utils import instantiate
 from omegaconf import open_dict
 from train_helpers import REPO, finished_study_job
 
-from watercolor import matrix, records, study
+from watercolor.analysis import matrix, records
+from watercolor.analysis.records import Evaluation, Records
+from watercolor.analysis.revision_stats import arm_revision_table
 from watercolor.config import compose_config
-from watercolor.records import Evaluation, Records
-from watercolor.revision_stats import arm_revision_table
 from watercolor.tracking import mlflow_run, run_name
+from watercolor.training import study
 
 
 def revise_sweep(*overrides: str):
@@ -82,7 +83,7 @@ def test_records_from_before_arms_are_grouped_by_their_reward_set():
 def test_every_model_of_the_study_is_evaluated_with_the_studys_overrides(tmp_path, monkeypatch):
     # Both arms' models and the untrained one get drafts and revisions (task.turns=2), whatever
     # the arm trained with; the study's hooks run for real, the evaluation is noted, not run.
-    from watercolor import evaluate
+    from watercolor.evaluation import evaluate
 
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
     cfg = finished_study_job(tmp_path, ["experiment=revise_study", "arm=single",

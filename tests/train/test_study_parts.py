@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 from train_helpers import REPO, mlflow_client, train_command
 
-from watercolor import compare
-from watercolor import records as records_module
+from watercolor.analysis import compare
+from watercolor.analysis import records as records_module
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 SMOKE_STUDY = (

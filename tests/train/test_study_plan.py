@@ -13,10 +13,10 @@ from hydra.utils import instantiate
 from omegaconf import open_dict
 from train_helpers import finished_study_job
 
-from watercolor import study
 from watercolor.config import compose_config
 from watercolor.tasks.painting.painter import kinds
 from watercolor.tracking import PrepareStore, run_name
+from watercolor.training import study
 
 
 def sweep_config(*overrides: str):
@@ -48,7 +48,7 @@ def test_a_study_refuses_a_sweep_over_anything_but_set_and_seed():
 
 
 def test_the_study_size_is_the_study_modules_own(monkeypatch):
-    # One source, watercolor.study's NUM_PROMPTS x SAMPLES: the experiment does not copy it
+    # One source, watercolor.training.study's NUM_PROMPTS x SAMPLES: the experiment does not copy it
     # (Study's defaults are what its callback gets), and kinds' --model defaults read it.
     node = sweep_config().hydra.callbacks.study
     assert not {"num_prompts", "samples"} & set(node), "a copy of Study's defaults"
@@ -131,7 +131,7 @@ def test_each_evaluation_is_named_after_the_run_it_evaluates(tmp_path, monkeypat
     # The study's hooks run for real on a real store; only the evaluation itself (a model
     # sampled, Chromium painting: tests/analysis/test_evaluate.py) is replaced by a note of
     # the config and folder it was given.
-    from watercolor import evaluate
+    from watercolor.evaluation import evaluate
 
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)  # a user's store would win
     trained = run_name("gated", 0)

@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from watercolor import records
-from watercolor.provenance import weights_fingerprint
-from watercolor.study import OtherWeightsError, check_weights
+from watercolor.analysis import records
+from watercolor.analysis.provenance import weights_fingerprint
+from watercolor.training.study import OtherWeightsError, check_weights
 
 
 def model_dir(path, weights: bytes):

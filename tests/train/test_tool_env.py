@@ -26,8 +26,8 @@ from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.feedback import feedback
 from watercolor.tasks.painting.harness import HARNESS
 from watercolor.tasks.painting.prompts import conversation
-from watercolor.tool_env import SubmitEpisodes, load_processor, small_image
-from watercolor.train import build_submit_episodes, check_settings
+from watercolor.training.job import build_submit_episodes, check_settings
+from watercolor.training.tool_env import SubmitEpisodes, load_processor, small_image
 
 THROWS = """function setup() {
   createCanvas(600, 600, WEBGL);
@@ -177,7 +177,7 @@ def test_submit_is_a_tool_trl_can_describe():
         (["model=qwen3_5_4b", "task.turns=2"], True),
         (["model=qwen3_5_35b_a3b", "task.turns=3"], True),
         (["model=qwen3_5_4b"], False),  # single-turn: TRL generates as before
-        (["task.turns=2"], False),  # the tiny painter is a text model: watercolor.revision
+        (["task.turns=2"], False),  # the tiny painter is a text model: watercolor.training.revision
     ],
 )
 def test_models_that_take_images_revise_through_the_submit_tool(overrides, route):
@@ -267,7 +267,7 @@ def tool_calling_qwen35(environment):
     from trl.chat_template_utils import qwen3_5_think_chat_template
 
     from watercolor.policy.tiny_qwen35 import DENSE, new_model, qwen35_tokenizer
-    from watercolor.tool_env import HOW_TO_SUBMIT
+    from watercolor.training.tool_env import HOW_TO_SUBMIT
 
     set_seed(0)
     request = [{**REQUEST[0], "content": REQUEST[0]["content"] + HOW_TO_SUBMIT.format(turns=2)}]

@@ -17,7 +17,7 @@ from trl import GRPOConfig
 
 from watercolor.config import CONF_DIR, compose_config, compose_train
 from watercolor.tasks.painting.painter.tiny import SMOKE
-from watercolor.train import check_settings
+from watercolor.training.job import check_settings
 
 GROUPS = ["task", "model", "reward", "trainer", "sampler", "renderer", "experiment", "debug"]
 OPTIONS = [
@@ -206,7 +206,7 @@ def test_ray_launcher_config_composes():
 
 def test_remote_rendering_is_told_the_episode_its_servers_must_run():
     from watercolor.env.client import RemotePainter
-    from watercolor.train import build_painter
+    from watercolor.training.job import build_painter
 
     cfg = compose_train(["renderer=remote", "task.episode.rules.max_chars=900"])
     painter = build_painter(cfg.renderer, cfg.task)
@@ -217,7 +217,7 @@ def test_remote_rendering_is_told_the_episode_its_servers_must_run():
 
 @pytest.mark.parametrize("sampler", ["vllm_colocate", "vllm_server"])
 def test_overlapped_rendering_with_vllm_is_refused_not_ignored(sampler):
-    # vLLM generates outside watercolor/rollout.py, so the switch could only be ignored.
+    # vLLM generates outside watercolor/training/rollout.py, so the switch could only be ignored.
     cfg = compose_train([f"sampler={sampler}", "overlap_rendering=true"])
     with pytest.raises(ValueError, match=r"overlap_rendering=true works only with sampler=hf"):
         check_settings(cfg)

@@ -60,7 +60,7 @@ def test_smoke_run_trains_and_logs_everything(tmp_path):
     # Generation and reward wall time, and the share painted ahead (0 unless overlap_rendering).
     timing = {f"rollouts/{m}" for m in ("generation_s", "prefetched", "reward_wall_s")}
     assert timing <= set(metrics)
-    # Each step's CPU over the job's processes, by part (watercolor/step_cpu.py): the parts
+    # Each step's CPU over the job's processes, by part (watercolor/training/step_cpu.py): the parts
     # add up to the whole, the trainer generated, updated and scored, and Chromium painted
     # (the smoke model's replies may all fail the gate in a step: then nothing is painted).
     steps, run_id = [], run.info.run_id
@@ -84,10 +84,10 @@ def test_smoke_run_trains_and_logs_everything(tmp_path):
 
 
 def test_overlapped_rendering_trains_and_paints_replies_ahead(tmp_path):
-    # The opt-in rollout_func (watercolor/rollout.py): TRL trains on the replies it generates,
-    # and from the second step on (the reward loop is known after the first) finished replies
-    # are painted while the rest of the batch is still being written.
-    # It also logs TRL's own profile of its blocks (tracking.trl_profiling), once per step.
+    # The opt-in rollout_func (watercolor/training/rollout.py): TRL trains on the replies it
+    # generates, and from the second step on (the reward loop is known after the first) finished
+    # replies are painted while the rest of the batch is still being written. It also logs TRL's own
+    # profile of its blocks (tracking.trl_profiling), once per step.
     run_training(tmp_path, "reward=gated", "overlap_rendering=true", "tracking.trl_profiling=true")
     client = mlflow_client(tmp_path)
     (run,) = client.search_runs(client.get_experiment_by_name("watercolor").experiment_id)

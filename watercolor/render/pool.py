@@ -39,7 +39,7 @@ launches a layered 600 px watercolour differed in at most 7 of 360,000 pixels by
 
 Who paints WebGL is `config.webgl` (browser.py): SwiftShader on the CPU by default, or a GPU
 through ANGLE (`egl`, `vulkan`). Everything above and below was measured with SwiftShader. On a
-GPU the pixels come from its driver's rasteriser (`python -m watercolor.bench_webgl` compares
+GPU the pixels come from its driver's rasteriser (`python -m watercolor.bench.webgl` compares
 them and their scores with SwiftShader's), and the GPU's own drawing is not CPU time: a sketch's
 limit then counts its browser's CPU (the driver's work and waits in the GPU process included),
 and the wall-clock backstop bounds the rest. `RenderPool.webgl_renderer` says what a page got.

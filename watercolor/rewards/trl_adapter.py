@@ -19,11 +19,12 @@ An infrastructure failure makes every function return None for that completion, 
 it out of the group baseline instead of scoring a fake 0.
 
 `prefetch(reply)` starts painting a reply before TRL asks for its reward (called by
-`watercolor.rollout.OverlappedRollout` as each reply finishes generating); the batch then
+`watercolor.training.rollout.OverlappedRollout` as each reply finishes generating); the batch then
 awaits that render instead of starting another. `rollouts/prefetched` (the share of a batch's
 canvases that were painted ahead) and `rollouts/generation_s` are logged with the rest: the
 rollout's own generation time (`note_generation`), or, when TRL generates, the time from the
-step's start (`note_step_start`, from `watercolor.rollout.GenerationClock`) to the rewards call.
+step's start (`note_step_start`, from `watercolor.training.rollout.GenerationClock`) to the rewards
+call.
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ from typing import TYPE_CHECKING
 from watercolor.canvas import Canvas, Status
 from watercolor.rewards.reward_set import RewardSet, Score
 
-if TYPE_CHECKING:  # watercolor.step_cpu imports transformers; scoring alone does not need it
-    from watercolor.step_cpu import RewardsCpu
+if TYPE_CHECKING:  # training.step_cpu imports transformers; scoring alone does not need it
+    from watercolor.training.step_cpu import RewardsCpu
 
 Painter = Callable[[str, int], Awaitable[Canvas]]  # (reply, seed) -> Canvas
 # Every metric the scorer logs through TRL (`batch_metrics`, `prefetched`, `generation_s`).
@@ -96,7 +97,7 @@ class RolloutScorer:
         cpu: RewardsCpu | None = None,
     ) -> None:
         self.reward_set, self.painter = reward_set, painter
-        self.cpu = cpu  # marks the rewards call's CPU for watercolor.step_cpu (None: not read)
+        self.cpu = cpu  # marks the rewards call's CPU for training.step_cpu (None: not read)
         self.num_generations, self.seed, self.on_batch = num_generations, seed, on_batch
         self._batches: dict[tuple, asyncio.Task] = {}
         self._codes: set[str] = set()  # every violation code seen so far in this run
@@ -150,7 +151,8 @@ class RolloutScorer:
         self, loop: asyncio.AbstractEventLoop, prompts: Sequence, replies: Sequence[str]
     ) -> tuple[list[Canvas], list[Score]]:
         """Paint and score `replies` now, on `loop` (the one TRL calls the rewards on), from a
-        thread outside it: a revision episode's drafts (`watercolor.revision`), never logged."""
+        thread outside it: a revision episode's drafts (`watercolor.training.revision`), never
+        logged."""
         self.loop = loop
 
         async def paint_all() -> tuple[list[Canvas], list[Score]]:

@@ -43,7 +43,7 @@ class Task:
     - `turns`: replies per episode (1: one reply, scored; 2+: draft, feedback, revisions);
     - `feedback_image_px`: the canvas's size in the feedback that models taking images see;
     - `style(reply)`: the task's code-read `style/<name>` measures of a clean run, columns of
-      every evaluation (`watercolor.behaviour.behaviour_row`); null in the config: none.
+      every evaluation (`watercolor.analysis.behaviour.behaviour_row`); null in the config: none.
     """
 
     train_prompts: Sequence[str]

@@ -4,11 +4,11 @@
 
 Renders `--per-kind` corpus replies of each kind ("flat": opaque fills, bleed and texture mostly
 off; "layered": translucent washes) as training renders them (pixel density 0.5), and prints
-each kind's paint unevenness (`watercolor.behaviour.paint_unevenness`), its ROC AUC, the best
-cut and the shipped cut's (`FLAT_BLOCK_UNEVENNESS`) balanced accuracy (80 renders, ~4 min on 2
-busy cores; experiments/2026-11-30_flat_block_calibration/ has the figures, made when this CLI
-was `python -m watercolor.behaviour`). The measures themselves are the framework's
-(`watercolor.behaviour`); the corpus and harness are painting's.
+each kind's paint unevenness (`watercolor.analysis.behaviour.paint_unevenness`), its ROC AUC, the
+best cut and the shipped cut's (`FLAT_BLOCK_UNEVENNESS`) balanced accuracy (80 renders, ~4 min on 2
+busy cores; experiments/2026-11-30_flat_block_calibration/ has the figures, made when this CLI was
+`python -m watercolor.analysis.behaviour`). The measures themselves are the framework's
+(`watercolor.analysis.behaviour`); the corpus and harness are painting's.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from dataclasses import replace
 import numpy as np
 from hydra.utils import instantiate
 
-from watercolor.behaviour import (
+from watercolor.analysis.behaviour import (
     FLAT_BLOCK_UNEVENNESS,
     balanced_accuracy,
     best_threshold,

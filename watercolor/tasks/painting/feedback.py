@@ -18,8 +18,8 @@ how the render ended, the gate's violations in words (the gate's own sentences),
 runtime error with its place in the sketch (`sketch.js:line:column`, from the harness), and
 the reward set's components, named and rounded to two places, with the total. It is at most
 `max_chars` characters (~600 by default): a component list that does not fit is cut at a
-whole component and ends with "...". Training (`watercolor.revision`), evaluation and the env
-server all call it, so the painter reads the same text in every place it revises.
+whole component and ends with "...". Training (`watercolor.training.revision`), evaluation and the
+env server all call it, so the painter reads the same text in every place it revises.
 
 An infrastructure failure (the browser died) is not the sketch's fault and says so; a canvas
 without a score (no reward set) gives no component line.

@@ -4,9 +4,9 @@
     >>> style_measures("brush.fill('#ff0000', 120); brush.circle(0, 0, 9);")["style/mean_alpha"]
     120.0
 
-`Task.style` (conf/task/painting.yaml): `watercolor.behaviour.behaviour_row` adds these columns
-to each clean run's row of an evaluation. A flat fill is opacity 255, a wash well under it (the
-corpus's layered kind uses 60-150); a fill without an alpha (or with a variable for one) says
+`Task.style` (conf/task/painting.yaml): `watercolor.analysis.behaviour.behaviour_row` adds these
+columns to each clean run's row of an evaluation. A flat fill is opacity 255, a wash well under it
+(the corpus's layered kind uses 60-150); a fill without an alpha (or with a variable for one) says
 nothing. `style/washes` counts the shapes the sketch fills.
 """
 

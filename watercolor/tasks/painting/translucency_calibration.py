@@ -28,13 +28,13 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from watercolor.behaviour import roc_auc
+from watercolor.analysis.behaviour import roc_auc
+from watercolor.analysis.stats import LEVEL, RESAMPLES
 from watercolor.canvas import Canvas
 from watercolor.config import reward_set
 from watercolor.rewards.pixels import view
 from watercolor.rewards.reward_set import RewardSet
 from watercolor.rewards.translucency import translucent_washes, wash_load
-from watercolor.stats import LEVEL, RESAMPLES
 from watercolor.tasks.painting.calibration import render_replies, training_render_config
 from watercolor.tasks.painting.painter.motifs import compose
 from watercolor.tasks.painting.painter.sketches import layered, palette

@@ -9,8 +9,8 @@ tokenizer, a small `Qwen3ForCausalLM`, TRL's `SFTTrainer` on the reply tokens, b
 scratch directory and renamed into place) fed this task's records: conversational
 prompt-completion records of `watercolor.tasks.svg.corpus`. The cache name `svg-tiny-<hash>`
 covers the config (every field) and the records' exact text, never source bytes, as painting's
-does; what identifies the weights is their fingerprint (`watercolor.provenance`), which every
-run records.
+does; what identifies the weights is their fingerprint (`watercolor.analysis.provenance`), which
+every run records.
 """
 
 from __future__ import annotations

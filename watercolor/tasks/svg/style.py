@@ -5,7 +5,8 @@
     {'style/mean_opacity': 0.5, 'style/see_through_share': 1.0, 'style/shapes': 1.0}
 
 `Task.style` (conf/task/svg.yaml): each clean run's row of an evaluation gets these columns,
-and evaluate's summary and compare's statistics report them (`watercolor.behaviour.behaviours`).
+and evaluate's summary and compare's statistics report them
+(`watercolor.analysis.behaviour.behaviours`).
 `style/mean_opacity` is the mean effective fill opacity of the shapes (0-1; the sheet's own
 rect counts), `style/see_through_share` the share of them under 0.85 (what `translucent_shapes`
 pays between 0.15 and 0.85), `style/shapes` how many there are.

@@ -33,16 +33,17 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig
 from omegaconf.errors import OmegaConfBaseException
 
-from watercolor import study, usage
+from watercolor import usage
 from watercolor.canvas import Status
 from watercolor.config import compose_train, reward_set, reward_set_names
+from watercolor.evaluation.sampling import paint_replies
 from watercolor.render.painters import LocalPainter
-from watercolor.sampling import paint_replies
 from watercolor.tasks import build_task
 from watercolor.tasks.painting.gate import check_reply
 from watercolor.tasks.painting.painter.corpus import KINDS, Example, Mixture, make_example
 from watercolor.tasks.painting.painter.sketches import UNDEFINED_CALLS
 from watercolor.tasks.painting.style import OPAQUE_ALPHA, fill_alphas
+from watercolor.training import study
 
 DEFAULT_REWARDS = ("coarse", "fine_grained", "gated")
 _UNDEFINED = frozenset(call.split("(")[0] for call in UNDEFINED_CALLS)
@@ -148,8 +149,11 @@ def model_kinds(
     sampled as training samples (as `watercolor.evaluate` does: the trainer's temperature,
     top_p, top_k, completion limit and chat template settings; each prompt asked in `cfg`'s
     task conversation, system prompt included): their kinds, tokens and truncation."""
+    from watercolor.evaluation.sampling import (  # torch: only here
+        generate_samples,
+        training_sampling,
+    )
     from watercolor.policy.loading import load_policy
-    from watercolor.sampling import generate_samples, training_sampling  # torch: only here
 
     model, tokenizer = load_policy(model_dir)
     prompts = instantiate(cfg.task.eval_prompts)[:num_prompts]

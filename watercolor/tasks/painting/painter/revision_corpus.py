@@ -27,7 +27,7 @@ set given (the revising painter's build uses `fine_grained`, the default run's):
 come from the task's gate without a browser (`episode.paint` refuses before rendering),
 runtime errors and scores from a real render. The record's prompt is
 `revision_conversation(conversation(prompt), draft, feedback)`, exactly what
-`watercolor.revision` sends the painter; its completion is the revision.
+`watercolor.training.revision` sends the painter; its completion is the revision.
 
 A record is kept only if it teaches what it says, measured on the same renders: a changed
 revision must paint cleanly and score at least `min_gain` more than its draft (a crash draft

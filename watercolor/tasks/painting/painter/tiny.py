@@ -28,8 +28,8 @@ class) and the libraries and machine it runs on. A change there keeps the name: 
 cached directory to rebuild. Library versions are left out on purpose: like the CPU and the
 thread count, which also change the weights (README, "Measured"), they say where a model was
 built, not what from, and `build.json` records them. What identifies the weights is their
-fingerprint (`watercolor.provenance.weights_fingerprint`, the `weights` tag every run records);
-a study checks that, never the name.
+fingerprint (`watercolor.analysis.provenance.weights_fingerprint`, the `weights` tag every run
+records); a study checks that, never the name.
 
 The tokenizer, model, warm start and cache are every task's (`watercolor.policy.builder`, whose
 tokenizer keeps a line such as `  brush.vertex(-12, 35);` to five tokens: replies average ~270

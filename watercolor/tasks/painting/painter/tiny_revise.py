@@ -18,7 +18,8 @@ The build, in three cached steps:
    by the training renderer and task episode (conf/renderer/local.yaml, conf/task/painting.yaml) and
    scored by the reward set `config.feedback_reward` (conf/reward/<name>.yaml, `fine_grained`:
    the default run's), so each feedback turn is `feedback(canvas, score)` of the draft's real
-   canvas, as `watercolor.revision` writes it. At most `9 * records_per_kind` renders of ~1-7
+   canvas, as `watercolor.training.revision` writes it. At most `9 * records_per_kind` renders of
+   ~1-7
    CPU-s each; cached as `<cache_root>/revision-records-<hash>.json`, so a model that changes
    only its SFT settings renders nothing, and copied beside the weights (`revision_records.json`).
 3. Supervised fine-tuning continued from the base's weights and tokenizer, with the base's own

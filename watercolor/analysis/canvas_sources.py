@@ -27,8 +27,8 @@ import pandas as pd
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
+from watercolor.analysis.records import Evaluation, Records
 from watercolor.config import compose_train
-from watercolor.records import Evaluation, Records
 
 
 class StoreCanvases:

@@ -1,10 +1,11 @@
-"""What a table of drafts and revisions (`watercolor.revise_eval.evaluate_revisions`) shows.
+"""What a table of drafts and revisions (`watercolor.evaluation.revisions.evaluate_revisions`)
+shows.
 
     >>> revision_measures(table, "fine_grained")["clean_draft_change"]
     Estimate(mean=0.031, low=-0.004, high=0.066)
 
 `revision_measures` pairs each draft with its revisions by (run, prompt, sample) and reports,
-each with a paired bootstrap CI over runs and prompts (`watercolor.stats`):
+each with a paired bootstrap CI over runs and prompts (`watercolor.analysis.stats`):
 - `crash_fix_rate`: drafts that did not run cleanly whose revision did;
 - `clean_draft_change`: the total's change over drafts that already ran cleanly (the headline);
 - `regression_rate`: revisions scored below their draft; `copy_rate`: the same sketch again;
@@ -20,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from watercolor.analysis.stats import Estimate, bootstrap_means, cells, estimate, point_mean
 from watercolor.canvas import Status
-from watercolor.stats import Estimate, bootstrap_means, cells, estimate, point_mean
 
 
 def pairs(table: pd.DataFrame, set_name: str, run: str = "run") -> pd.DataFrame:

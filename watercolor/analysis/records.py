@@ -5,14 +5,14 @@
     >>> again = read("experiments/<study>/records")          # the same data, from a fresh clone
 
 An MLflow store lives in `outputs/`, which may not outlive the machine; a study that runs in
-parts (`watercolor.study`) keeps each finished job's records under `experiments/` instead, and
-`python -m watercolor.compare --records DIR` rebuilds its tables from them alone. Per job
-(`<records>/<arm>-seed<seed>/`, the arm being the reward set unless the study sweeps `arm`;
-the untrained model's evaluation in `untrained/`):
+parts (`watercolor.training.study`) keeps each finished job's records under `experiments/` instead,
+and `python -m watercolor.compare --records DIR` rebuilds its tables from them alone. Per job
+(`<records>/<arm>-seed<seed>/`, the arm being the reward set unless the study sweeps `arm`; the
+untrained model's evaluation in `untrained/`):
 
 - `run.json`: who the run is (id, name, reward set, arm, seed, model, status), its commit, whether
   the training code had uncommitted changes, the hash of its config, its study and the
-  fingerprint of the weights it started from (`watercolor.provenance.weights_fingerprint`);
+  fingerprint of the weights it started from (`watercolor.analysis.provenance.weights_fingerprint`);
 - `config.yaml`: the run's resolved config;
 - `metrics.csv`: every metric the run logged, one row per step;
 - `rollouts.parquet`: the logged rollouts (step, prompt, reply, reward, status, violations,

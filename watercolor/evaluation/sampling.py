@@ -1,5 +1,5 @@
 """Sampling a model's replies, painting and scoring them: what evaluation (`watercolor.evaluate`),
-the revision controls (`watercolor.revise_eval`) and the kinds table
+the revision controls (`watercolor.evaluation.revisions`) and the kinds table
 (`watercolor.tasks.painting.painter.kinds`) share.
 
     replies = generate_samples(model, tokenizer, prompts, samples=4, seed=0)  # seeded per prompt
@@ -27,7 +27,7 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from watercolor import config
-from watercolor.behaviour import behaviour_row
+from watercolor.analysis.behaviour import behaviour_row
 from watercolor.canvas import Canvas
 from watercolor.cores import torch_threads
 from watercolor.policy.loading import load_policy
@@ -106,7 +106,8 @@ def training_sampling(train: DictConfig) -> tuple[dict, dict | None]:
 @dataclass(frozen=True)
 class EvaluationSpec:
     """How an evaluation samples, paints and scores a model: the one set of settings
-    `watercolor.evaluate.evaluate_model` and `watercolor.revise_eval.evaluate_revisions` take.
+    `watercolor.evaluation.evaluate.evaluate_model` and
+    `watercolor.evaluation.revisions.evaluate_revisions` take.
 
     `task`, `render`: the task (its conversation, episode, harness, style measures and sketch
     suffix) and the renderer; `EvaluationSpec.configured()` takes conf/evaluate.yaml's, so a

@@ -2,7 +2,7 @@
 
     hydra:
       callbacks:
-        ray_cluster: {_target_: watercolor.ray_check.RayClusterReachable}
+        ray_cluster: {_target_: watercolor.training.ray_check.RayClusterReachable}
 
 With `hydra/launcher=ray_cluster`, Hydra's Ray launcher calls `ray.init(address=...)`; when no
 cluster answers at that address, ray 2.60 retries without end, logging only "Failed to connect

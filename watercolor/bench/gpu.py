@@ -1,8 +1,8 @@
 """What one GRPO step of a real recipe costs on one GPU, measured on random weights of its class.
 
-    $ python -m watercolor.bench_gpu                  # Qwen3.5-35B-A3B's class, bf16, on cuda
-    $ python -m watercolor.bench_gpu --dense          # Qwen3.5's dense class (~9B at its defaults)
-    $ python -m watercolor.bench_gpu --device cpu --tiny --json   # the same path, tiny, on a CPU
+    $ python -m watercolor.bench.gpu                  # Qwen3.5-35B-A3B's class, bf16, on cuda
+    $ python -m watercolor.bench.gpu --dense          # Qwen3.5's dense class (~9B at its defaults)
+    $ python -m watercolor.bench.gpu --device cpu --tiny --json   # the same path, tiny, on a CPU
 
 Real weights cannot be downloaded here, and the time a token costs hardly depends on the
 weights' values, so the model is built from its class's default config (the transformers config
@@ -110,10 +110,10 @@ def require_device(device: str, tiny: bool) -> None:
     if device == "cpu" and tiny:
         return
     if device == "cpu":
-        raise SystemExit("bench_gpu: --device cpu runs only with --tiny (a 35B model on a CPU).")
+        raise SystemExit("bench gpu: --device cpu runs only with --tiny (a 35B model on a CPU).")
     if not torch.cuda.is_available():
         raise SystemExit(
-            "bench_gpu: no CUDA device here. It measures a real recipe on a GPU; to run the same "
+            "bench gpu: no CUDA device here. It measures a real recipe on a GPU; to run the same "
             "code path on a tiny model on this CPU, pass --device cpu --tiny."
         )
 

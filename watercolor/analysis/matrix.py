@@ -1,21 +1,21 @@
 """The evaluation matrix: trained with x scored by, on held-out prompts, with its statistics.
 
-    >>> matrix = matrix_table(found)                  # one row per evaluation (watercolor.records)
+    >>> matrix = matrix_table(found)     # one row per evaluation (watercolor.analysis.records)
     >>> paths = write_matrix(found, canvases, matrix, out_dir, resamples=2000, seed=0)
     >>> pd.read_csv(paths["verdict"])    # does each set's model score highest under it?
 
 `watercolor.compare` lays training runs side by side and calls this for their evaluations
 (`watercolor.evaluate`, `kind=evaluate` runs): `matrix.csv` and `matrix_aggregate.csv` (their
 summary metrics, mean ± std over seeds), `matrix_gallery.png` / `.html` and, from their
-per-sample tables, the statistics (`watercolor.stats`: 95 % CIs by a bootstrap over seeds and
-prompts, paired by prompt): `matrix_ci.csv` and `matrix_heatmap.png`, `verdict.csv` (per
-scorer: does the set trained with it score highest under it, by how much) and
-`behaviour_ci.csv` (each behaviour per set and per pair of sets), and `behaviour_seeds.csv`
-(the same pairs' differences tested at the level of seeds, an exact permutation test). Rows are arms
-(`watercolor.records.arm_of`: the reward set trained with, unless the study swept `arm`).
-Evaluations of revision episodes (`task.turns` 2) show their drafts there, and add
-`revision_ci.csv` (`watercolor.revision_stats.arm_revision_table`: every revision measure per arm
-and per pair of arms).
+per-sample tables, the statistics (`watercolor.analysis.stats`: 95 % CIs by a bootstrap over seeds
+and prompts, paired by prompt): `matrix_ci.csv` and `matrix_heatmap.png`, `verdict.csv` (per scorer:
+does the set trained with it score highest under it, by how much) and `behaviour_ci.csv` (each
+behaviour per set and per pair of sets), and `behaviour_seeds.csv` (the same pairs' differences
+tested at the level of seeds, an exact permutation test). Rows are arms
+(`watercolor.analysis.records.arm_of`: the reward set trained with, unless the study swept `arm`).
+Evaluations of revision episodes (`task.turns` 2) show their drafts there, and add `revision_ci.csv`
+(`watercolor.analysis.revision_stats.arm_revision_table`: every revision measure per arm and per
+pair of arms).
 """
 
 from __future__ import annotations
@@ -30,12 +30,12 @@ import pandas as pd
 from matplotlib.figure import Figure
 from PIL import Image
 
-from watercolor import stats
-from watercolor.behaviour import BEHAVIOURS
-from watercolor.behaviour import behaviours as behaviours_of
-from watercolor.gallery import gallery_html, relative
-from watercolor.records import Records
-from watercolor.revision_stats import arm_revision_table
+from watercolor.analysis import stats
+from watercolor.analysis.behaviour import BEHAVIOURS
+from watercolor.analysis.behaviour import behaviours as behaviours_of
+from watercolor.analysis.gallery import gallery_html, relative
+from watercolor.analysis.records import Records
+from watercolor.analysis.revision_stats import arm_revision_table
 
 # --- evaluations: "trained with x scored by" ----------------------------------------------------
 
@@ -190,7 +190,7 @@ def bootstrap_column(
     samples: pd.DataFrame, column: str, resamples: int, seed: int
 ) -> tuple[dict[str, float], dict[str, np.ndarray]]:
     """({set: mean}, {set: bootstrap means}) of one column, per reward set trained with (runs
-    resampled within each set, prompts shared: see `watercolor.stats`)."""
+    resampled within each set, prompts shared: see `watercolor.analysis.stats`)."""
     prompts = sorted(samples["prompt_index"].unique())
     groups = {
         name: stats.cells(rows, column, prompts)
@@ -256,8 +256,8 @@ def verdict_table(samples: pd.DataFrame, resamples: int, seed: int) -> pd.DataFr
 def behaviour_table(
     samples: pd.DataFrame, resamples: int, seed: int, behaviours: Mapping[str, str] | None = None
 ) -> pd.DataFrame:
-    """Long table per behaviour (`watercolor.behaviour.behaviours`: summary metric -> sample
-    column, the task's own style columns included): each set's mean with its CI, then each
+    """Long table per behaviour (`watercolor.analysis.behaviour.behaviours`: summary metric ->
+    sample column, the task's own style columns included): each set's mean with its CI, then each
     pair's difference (paired by prompt).
 
     `comparison` is a set's name or "a - b"; against the untrained model it is trained minus
@@ -285,7 +285,8 @@ def seed_permutation_table(
     """The second analysis of `behaviour_table`'s differences between trained sets, at the
     level of seeds: per behaviour and pair of trained sets, each evaluation's (trained seed's)
     mean of the column, the difference of the sets' means of those, and its exact two-sided
-    permutation p (`watercolor.stats.permutation_p`; the untrained model, one run, is left out).
+    permutation p (`watercolor.analysis.stats.permutation_p`; the untrained model, one run, is left
+    out).
     """
     trained = samples[samples["trained_with"] != UNTRAINED]
     names = list(dict.fromkeys(trained["trained_with"]))

@@ -1,6 +1,6 @@
 """WebGL painted by SwiftShader (CPU) and by a GPU through ANGLE, side by side in one run.
 
-    python -m watercolor.bench_webgl --modes swiftshader,egl,vulkan [--rich] [--replies FILE]
+    python -m watercolor.bench.webgl --modes swiftshader,egl,vulkan [--rich] [--replies FILE]
         [--chromium PATH] [--workers N] [--limit N] [--gpu-vendor NVIDIA] [--json]
 
 Each mode (`RenderConfig.webgl`, flags in watercolor/render/browser.py) starts the render pool
@@ -16,7 +16,7 @@ then each tier, timed:
   rich      with `--rich`, the rich tier (watercolor/render/bench_sketches/rich/: what frontier
             models write) with the real models' renderer (conf/renderer/rich.yaml: 60 CPU-s).
 Per tier (keys `<tier>_...`): `per_s`, renders per second of wall time; `per_core_s`, renders
-per CPU-second of the lanes' Chromium processes (read with bench.process_cpu before and after;
+per CPU-second of the lanes' Chromium processes (read with common.process_cpu before and after;
 `cpu_s` splits a render's share by process: `gpu_s` is SwiftShader rasterising, or the GPU
 driver's CPU work and waits); `sketch_cpu_s`, a render's CPU as the pool meters it for the
 time limit (watchdog.CpuMeter); `relaunches` (a browser retired after a time-out: its CPU is
@@ -28,7 +28,7 @@ part by at most SCORE_TOLERANCE), and the pixels of canvases both painted
 (`max_differing_pixel_share`: the largest share of pixels differing in any channel;
 `max_channel_difference`, out of 255).
 
-bench.py's `where_the_time_goes` launches its own SwiftShader browser, so the per-process split
+render.py's `where_the_time_goes` launches its own SwiftShader browser, so the per-process split
 here is read over the pool's own browsers instead. With `--json` the last line printed is one
 JSON object holding every figure, and `environment`: the variables that tell the GPU's drivers
 where to be found (glvnd's EGL vendor files, the Vulkan ICD, LD_LIBRARY_PATH), as this run saw.
@@ -49,7 +49,7 @@ from pathlib import Path
 import numpy as np
 from hydra.utils import instantiate
 
-from watercolor.bench import RICH_DIR, failures, process_cpu, sample_sketches, show
+from watercolor.bench.common import RICH_DIR, failures, process_cpu, sample_sketches, show
 from watercolor.canvas import Canvas
 from watercolor.config import compose_train, reward_set
 from watercolor.render import RenderConfig, RenderPool
@@ -151,7 +151,7 @@ async def paint(pool: RenderPool, sketches: list[str]) -> tuple[dict, list[Canva
 
 
 def lanes_cpu(pool: RenderPool) -> dict[int, tuple[str, float]]:
-    """bench.process_cpu over every lane's browser: {pid: (kind, CPU seconds so far)}."""
+    """common.process_cpu over every lane's browser: {pid: (kind, CPU seconds so far)}."""
     found = {}
     for lane in pool.lanes:
         found |= process_cpu(lane.browser_pid())
@@ -246,7 +246,7 @@ def webgl_modes(text: str) -> list[str]:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m watercolor.bench_webgl", description=__doc__.split("\n")[0]
+        prog="python -m watercolor.bench.webgl", description=__doc__.split("\n")[0]
     )
     parser.add_argument(
         "--modes", type=webgl_modes, default=[BASELINE, "egl", "vulkan"],

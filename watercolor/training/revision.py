@@ -29,10 +29,10 @@ the loss with TRL's `env_mask` (1 = the model's tokens, 0 = the environment's).
 
 Drafts are painted between the two generations on the loop TRL runs the async reward functions
 on (`trainer.async_loop`, the one the render pool belongs to: Playwright objects belong to the
-loop that made them); revisions are painted as each finishes, as `watercolor.rollout` does.
+loop that made them); revisions are painted as each finishes, as `watercolor.training.rollout` does.
 What is not public API: `rollout_func`, `env_mask` and `trainer.async_loop` are TRL's
-experimental surface (see `watercolor.rollout`); tests/train/test_revision.py trains through it.
-Only the `hf` sampler: `watercolor.train` refuses `task.turns` > 1 with vLLM.
+experimental surface (see `watercolor.training.rollout`); tests/train/test_revision.py trains
+through it. Only the `hf` sampler: `watercolor.train` refuses `task.turns` > 1 with vLLM.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ from __future__ import annotations
 import time
 
 from watercolor.rewards.trl_adapter import RolloutScorer
-from watercolor.rollout import conversation_ids, eos_token_ids, generate
 from watercolor.tasks import Task
+from watercolor.training.rollout import conversation_ids, eos_token_ids, generate
 
 REPLY_MARK = "\u2063REPLY\u2063"  # stands for the sampled reply when rendering what follows it
 

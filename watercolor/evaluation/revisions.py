@@ -3,7 +3,7 @@
     >>> sets = load_reward_sets(["fine_grained"])
     >>> table = evaluate_revisions("outputs/runs/.../final", prompts("heldout")[:8], sets,
     ...                            EvaluationSpec.configured(), sets["fine_grained"])
-    >>> revision_measures(table, "fine_grained")["clean_draft_change"]   # watercolor.revision_stats
+    >>> revision_measures(table, "fine_grained")["clean_draft_change"]  # analysis.revision_stats
     Estimate(mean=0.031, low=-0.004, high=0.066)
 
 Every draft is revised three times, from the same draft with the same sampling seed:
@@ -17,7 +17,7 @@ draft and its revision spend.
 The table has one row per reply (`role`: draft, second, revision, revision_empty,
 revision_other; `feedback` holds the text the revision saw); each role is scored as its own
 groups, so group components compare a canvas with the other replies of its role. What the table
-shows is measured by `watercolor.revision_stats` (no torch: compare imports it).
+shows is measured by `watercolor.analysis.revision_stats` (no torch: compare imports it).
 
 What this isolates: nothing itself; replies run in the render pool's sandboxed pages.
 """
@@ -32,8 +32,8 @@ import pandas as pd
 
 from watercolor.canvas import Canvas
 from watercolor.cores import torch_threads
+from watercolor.evaluation.sampling import EvaluationSpec, Sample, prompt_replies, sampling_settings
 from watercolor.rewards.reward_set import RewardSet
-from watercolor.sampling import EvaluationSpec, Sample, prompt_replies, sampling_settings
 from watercolor.tasks import Task
 
 
@@ -110,7 +110,8 @@ def evaluate_revisions(
     """Drafts, second tries and three revisions of each draft, painted and scored (one row
     each; see the module docstring), `spec.samples` drafts per prompt (`spec`: the task,
     renderer and sampling settings). `feedback_rewards` is the reward set whose components the
-    feedback shows (the set the model was trained with: `watercolor.evaluate.feedback_rewards`)."""
+    feedback shows (the set the model was trained with:
+    `watercolor.evaluation.evaluate.feedback_rewards`)."""
     model, tokenizer = spec.load(model_path)
     task, samples = spec.task, spec.samples
     tries = spec.generate(model, tokenizer, prompts, 2 * samples)

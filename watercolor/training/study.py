@@ -14,7 +14,7 @@ switches on, with the records folder its jobs share (`study.records` in conf/tra
     study: {records: ${hydra:runtime.cwd}/experiments/<study>/records, max_jobs: null}
     hydra:
       callbacks:
-        study: {_target_: watercolor.study.Study}  # or Study's settings, e.g. samples: 8
+        study: {_target_: watercolor.training.study.Study}  # or Study's settings, e.g. samples: 8
 
 A part is one run of the study's command. Before any job starts (`on_multirun_start`) it says
 which of the sweep's jobs (arm x seed) are already done (their records are complete),
@@ -24,7 +24,7 @@ part, and writes that plan into the sweep dir; a job that is not to run returns 
 part runs it again from its start. `on_job_end` evaluates the job's final model with
 `watercolor.evaluate` into `<job dir>/evaluation` (an MLflow run named `evaluate-<the training
 run's name>`; the untrained model's is `evaluate-untrained`) and writes the job's records
-(`watercolor.records`: metric history, rollouts, the evaluation's per-sample table, the
+(`watercolor.analysis.records`: metric history, rollouts, the evaluation's per-sample table, the
 resolved config, the commit and config hash). `on_multirun_end` evaluates the untrained model
 once per study (the matrix's baseline row; the sweep's own model, renderer and task choices)
 and runs `watercolor.compare` over the records (or, without a records folder, over the sweep
@@ -56,9 +56,9 @@ from hydra.experimental.callback import Callback
 from hydra.types import RunMode
 from omegaconf import DictConfig
 
-from watercolor import records
+from watercolor.analysis import records
+from watercolor.analysis.records import UNTRAINED_KEY, arm_of, job_key
 from watercolor.config import compose_config
-from watercolor.records import UNTRAINED_KEY, arm_of, job_key
 from watercolor.tracking import RUN_ID_FILE, tracking_uri
 
 log = logging.getLogger(__name__)
@@ -156,7 +156,7 @@ class OtherWeightsError(RuntimeError):
 
 def check_weights(study: DictConfig, weights: str) -> None:
     """Refuse to train a job of a study whose recorded jobs (or untrained evaluation) started
-    from other weights than `weights` (`watercolor.provenance.weights_fingerprint`).
+    from other weights than `weights` (`watercolor.analysis.provenance.weights_fingerprint`).
 
     A built model (the tiny painters) is cached by the hash of its build config, but the same
     config builds other weights on another CPU; a part run on another machine would then
@@ -290,7 +290,9 @@ class Study(Callback):
             records.export(records.from_store(client, [], [evaluation]), records_dir)
 
     def compare(self, config: DictConfig, sweep_dir: Path, records_dir: str | None) -> None:
-        from watercolor import compare  # matplotlib and the canvas sources: only at the end
+        from watercolor.analysis import (
+            compare,  # matplotlib and the canvas sources: only at the end
+        )
 
         if records_dir is not None and not records.read(records_dir).runs:
             log.info("study: nothing to compare yet (no job's records in %s)", records_dir)
@@ -310,7 +312,9 @@ class Study(Callback):
     ) -> None:
         """`watercolor.evaluate` with the study's settings into `out_dir`, tagged with its study
         and named `run_name` (in MLflow's UI; else every one would be "evaluate-evaluation")."""
-        from watercolor import evaluate  # torch: in the job's process, not at Hydra's start
+        from watercolor.evaluation import (
+            evaluate,  # torch: in the job's process, not at Hydra's start
+        )
 
         study = study_id(config.study.records, sweep_dir)
         overrides = [

@@ -11,7 +11,7 @@
     #                     advantages, reference log-probs, loss, backward, optimiser
     #   step_cpu/after_update_s  the optimiser's step to the step's end (scheduler, zeroing grads)
     #   step_cpu/logging_s     the step's end to the next step's start: metrics and rollouts to
-    #                     MLflow (watercolor.mlflow_callback), transformers' log and save
+    #                     MLflow (watercolor.training.mlflow_callback), transformers' log and save
     #   step_cpu/other_s       the rest of the process tree (anything else the job started)
     # and step_cpu/trainer_s, step_cpu/chromium_s, step_cpu/driver_s by process.
 
@@ -26,8 +26,8 @@ wherever it falls.
 
 TRL times its blocks too (`profiling/Time taken: ...`, wall seconds), and logs them only to a
 tracker named in `report_to`: `tracking.trl_profiling=true` names MLflow there (watercolor
-logs everything else itself, see `watercolor.mlflow_callback`). Those are wall seconds of the
-trainer's blocks; these figures are CPU over the whole process tree.
+logs everything else itself, see `watercolor.training.mlflow_callback`). Those are wall seconds of
+the trainer's blocks; these figures are CPU over the whole process tree.
 """
 
 from __future__ import annotations

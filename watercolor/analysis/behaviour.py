@@ -1,6 +1,6 @@
 """What a reply and its canvas *did*: per-sample behaviour measures and the summary built on them.
 
-    >>> from watercolor.behaviour import BEHAVIOURS, behaviour_row, summarise_behaviour
+    >>> from watercolor.analysis.behaviour import BEHAVIOURS, behaviour_row, summarise_behaviour
     >>> behaviour_row(canvas, reply, task.style)
     {'executed': 1.0, 'clean_run': 1.0, 'flat_block': 0.0, 'layering': 0.62, ...}
     >>> summarise_behaviour(table)["flat_block_rate"]  # the mean of table["flat_block"]

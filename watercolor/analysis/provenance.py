@@ -22,7 +22,7 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
-CHECKOUT = Path(__file__).resolve().parents[1]
+CHECKOUT = Path(__file__).resolve().parents[2]
 # Settings that say where and how fast a run goes, not what it computes: left out of the hash
 # (as is the seed, which is what the runs of one set are meant to differ in).
 NOT_HASHED = ("seed", "paths", "tracking", "study", "resume", "threads")

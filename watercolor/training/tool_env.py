@@ -6,17 +6,17 @@
     >>> episodes.close()                                  # the painter's pool, on its own loop
 
 `watercolor.train` takes this route when `task.turns` > 1 and the model group says `takes_images:
-true` (the Qwen3.5 recipes); text models revise through `watercolor.revision`. Each rollout gets a
-`SubmitEnvironment`. The model calls `submit(sketch)`; the environment paints the sketch with the
-run's painter, scores it with the run's reward set and returns the canvas at `image_px` pixels with
-the environment's words on it (the task's `feedback(canvas, score)`, the same text the text route
-and the env server give). TRL feeds both back to the model (the image through the processor, so the
-model sees its painting), the model may revise and submit again, up to `turns` submissions; a
-further one is refused in words. `get_reward()` is the score of the LAST submission: the trajectory
-is credited as a whole on its final sketch, never on the change over the draft
-(`watercolor.revision`'s docstring says why). A rollout that never submitted scores 0 (it painted
-nothing); an infrastructure failure on the last submission is None (no verdict, left out of the
-group baseline), never a fake 0. A canvas with no pixels (refused, threw, timed out) is shown as
+true` (the Qwen3.5 recipes); text models revise through `watercolor.training.revision`. Each
+rollout gets a `SubmitEnvironment`. The model calls `submit(sketch)`; the environment paints the
+sketch with the run's painter, scores it with the run's reward set and returns the canvas at
+`image_px` pixels with the environment's words on it (the task's `feedback(canvas, score)`, the same
+text the text route and the env server give). TRL feeds both back to the model (the image through
+the processor, so the model sees its painting), the model may revise and submit again, up to `turns`
+submissions; a further one is refused in words. `get_reward()` is the score of the LAST submission:
+the trajectory is credited as a whole on its final sketch, never on the change over the draft
+(`watercolor.training.revision`'s docstring says why). A rollout that never submitted scores 0 (it
+painted nothing); an infrastructure failure on the last submission is None (no verdict, left out of
+the group baseline), never a fake 0. A canvas with no pixels (refused, threw, timed out) is shown as
 the grey square the galleries use for "painted nothing"; the words say why.
 
 What TRL's route cannot do, and is not rebuilt here (TRL 1.16, `GRPOTrainer._tool_call_loop`):

@@ -1,0 +1,467 @@
+"""Lay training runs side by side: key metrics, reward curves and the same step's canvases.
+
+    python -m watercolor.compare --experiment three_rewards
+    python -m watercolor.compare --sweep-dir outputs/multirun/2026-11-30/01-45-32
+    python -m watercolor.compare --runs 9ba52e24... 1c3f0a77... --out outputs/compare/mine
+    python -m watercolor.compare --experiment three_rewards --filter "tags.debug = 'None'"
+    python -m watercolor.compare --study three_rewards_v2-1a2b3c4d     # one study's runs
+    python -m watercolor.compare --records experiments/2026-12-01_three_rewards_v2/records
+
+Runs are grouped by their arm (`watercolor.analysis.records.arm_of`): their reward set, unless their
+study swept `arm` (conf/arm: single against revise). Writes to `--out` (default
+outputs/compare/<timestamp>): `runs.csv` (one row per run: its reward set, arm and seed, then
+`final/<metric>` and `best/<metric>` for the reward (`reward/total`), each component's gated
+mean (`reward/<component>`), the execution rate, each violation rate and
+the completion length, named as training logs them: `watercolor.tracking.metric_name`),
+`aggregate.csv` (mean and std across the seeds of each arm), `curves.png` (those metrics
+per step: per arm the mean over its seeds, a min-max band across them, EMA-smoothed by
+`--ema`), `components.png` (the raw component values, the same way), `curves.csv` (both
+figures' lines and bands) and `gallery.html` (each run's grid and canvases at one rollout step,
+with prompts and scores), then logs them to a new MLflow run tagged `kind=compare`. Runs tagged
+with a `kind` (evaluations, comparisons) are left out of experiment and sweep selections.
+
+With evaluations of the runs (`watercolor.evaluate`, `kind=evaluate`), the trained-with x
+scored-by matrix and its statistics (`watercolor.analysis.matrix`): `matrix.csv`,
+`matrix_aggregate.csv`,
+`matrix_gallery.png` / `.html`, `matrix_ci.csv`, `matrix_heatmap.png`, `verdict.csv` and
+`behaviour_ci.csv`; evaluations of revision episodes (`task.turns` 2) add `revision_ci.csv`.
+
+Its input is `watercolor.analysis.records.Records`: read from an MLflow store through
+`mlflow.MlflowClient` (search_runs, get_metric_history, download_artifacts), so it works against
+any store the runs were logged to, or from a study's committed records folder (`--records`),
+whose galleries re-render the replies. Both give the same tables (the runs sorted by arm,
+seed and id either way). A study's evaluations are its own: the untrained model's evaluation
+counts only for the runs of its own study (their `study` tag), so studies sharing a store never
+pool. `provenance.csv` lists each run's commit and config hash; runs of one arm that
+differ in anything but their seed are reported loudly. A selection that is not there (an
+experiment, sweep dir, run id or records folder) or holds no runs is a usage error: one line,
+exit code 2 (`watercolor.usage`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import datetime
+import math
+import os
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import mlflow
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+from mlflow.entities import Run
+
+from watercolor import usage
+from watercolor.analysis import matrix as matrices
+from watercolor.analysis import records, stats
+from watercolor.analysis.canvas_sources import RenderedCanvases, StoreCanvases
+from watercolor.analysis.gallery import gallery_html, relative, score_text
+from watercolor.analysis.records import (
+    Records,
+    evaluations,
+    provenance_table,
+    provenance_warnings,
+    select_runs,
+)
+from watercolor.config import tracking_defaults
+from watercolor.tracking import mlflow_run, tracking_uri
+
+# The table's metrics (regular expressions) and which way is better (None: no "best").
+# Names as training logs them (`watercolor.tracking.metric_name`).
+COMPONENT_MEANS = r"reward/(?!total)[^/]+"  # each component's gated mean, TRL's rewards/<c>/mean
+KEY_METRICS: dict[str, str | None] = {
+    r"reward/total": "max",
+    COMPONENT_MEANS: "max",
+    r"rollouts/execution_rate": "max",
+    r"rollouts/violations/.+": "min",
+    r"train/completions/mean_length": None,
+}
+CURVE_METRICS = (
+    r"reward/total", r"rollouts/execution_rate", COMPONENT_MEANS, r"train/completions/mean_length",
+)  # fmt: skip
+COMPONENT_METRICS = (r"reward/raw/.+",)
+ROLLOUT_STEP = re.compile(r"rollouts/step_(\d+)$")
+
+
+# --- metrics ------------------------------------------------------------------------------------
+
+
+def history(full: pd.DataFrame, patterns: Sequence[str]) -> pd.DataFrame:
+    """Per-step values (index: step) of the metrics of a run's full history that match
+    `patterns` (full matches, in pattern order).
+
+    A violation code is only logged on steps where it occurred, so on the other steps that
+    logged a reward its rate is 0, not missing.
+    """
+    names = sorted(full.columns)
+    frame = full[list(dict.fromkeys(n for p in patterns for n in names if re.fullmatch(p, n)))]
+    frame = frame.astype(float).copy()
+    frame.index = frame.index.astype(int)
+    frame.index.name = "step"
+    if "reward/total" in frame:
+        logged = frame["reward/total"].notna()
+        for name in (c for c in frame.columns if c.startswith("rollouts/violations/")):
+            frame.loc[logged, name] = frame.loc[logged, name].fillna(0.0)
+    return frame
+
+
+def summary_row(info: dict, frame: pd.DataFrame) -> dict:
+    """`info` plus the number of steps and `final/<m>` (and `best/<m>`) of each key metric."""
+    row = info | {"steps": int(frame.index.max()) if len(frame) else 0}
+    for pattern, better in KEY_METRICS.items():
+        for name in (c for c in frame.columns if re.fullmatch(pattern, c)):
+            values = frame[name].dropna()
+            row[f"final/{name}"] = values.iloc[-1] if len(values) else math.nan
+            if better is not None:
+                row[f"best/{name}"] = getattr(values, better)() if len(values) else math.nan
+    return row
+
+
+IDENTITY = ("run_id", "run_name", "experiment_id", "reward_set", "arm", "seed", "model", "status")
+
+
+def runs_table(found: Records) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+    """(one row per run: who it is, then its key metrics; {run id: its per-step history of the
+    key and curve metrics}). Provenance is `provenance_table`'s."""
+    patterns = [*KEY_METRICS, *CURVE_METRICS, *COMPONENT_METRICS]
+    histories = {r["run_id"]: history(found.histories[r["run_id"]], patterns) for r in found.runs}
+    rows = [summary_row({k: info[k] for k in IDENTITY}, histories[info["run_id"]])
+            for info in found.runs]  # fmt: skip
+    table = pd.DataFrame(rows)
+    table.insert(0, "label", run_labels(table))
+    return table[metric_order(table.columns)], histories
+
+
+def sort_key(info: dict) -> tuple:
+    """Runs in one order whatever the source: arm, seed (as a number), run id."""
+    seed = str(info.get("seed", ""))
+    return (str(info.get("arm", "")), int(seed) if seed.isdigit() else math.inf, seed,
+            info.get("run_id", ""))  # fmt: skip
+
+
+def metric_order(columns: Sequence[str]) -> list[str]:
+    """Identity columns first, then each key metric (in KEY_METRICS order) final, then best."""
+    metrics = {c.split("/", 1)[1] for c in columns if c.startswith(("final/", "best/"))}
+    ordered = [m for p in KEY_METRICS for m in sorted(metrics) if re.fullmatch(p, m)]
+    found = [f"{k}/{m}" for m in ordered for k in ("final", "best") if f"{k}/{m}" in columns]
+    return [c for c in columns if not c.startswith(("final/", "best/"))] + found
+
+
+def run_labels(table: pd.DataFrame) -> list[str]:
+    """`<arm>/seed<seed>`, made unique with the run id's start where it repeats."""
+    labels = [f"{a}/seed{s}" for a, s in zip(table["arm"], table["seed"], strict=True)]
+    repeated = {label for label in labels if labels.count(label) > 1}
+    return [
+        f"{label}#{run_id[:6]}" if label in repeated else label
+        for label, run_id in zip(labels, table["run_id"], strict=True)
+    ]
+
+
+def aggregate(table: pd.DataFrame) -> pd.DataFrame:
+    """Mean and std across runs (seeds) of each arm: columns `<metric> mean|std`, `runs`."""
+    metrics = [c for c in table.columns if c.startswith(("final/", "best/"))]
+    return stats.mean_and_std(table, "arm", metrics)
+
+
+# --- curves -------------------------------------------------------------------------------------
+
+
+def set_curves(
+    table: pd.DataFrame, histories: dict[str, pd.DataFrame], name: str, smoothing: float
+) -> dict[str, pd.DataFrame]:
+    """Per arm, metric `name` per step: each run's curve EMA-smoothed, then the mean, min and
+    max across the arm's runs (seeds) and how many have the step (`stats.band`)."""
+    bands = {}
+    for arm, runs in table.groupby("arm", sort=True):
+        curves = {
+            run_id: stats.ema(histories[run_id][name].dropna(), smoothing)
+            for run_id in runs["run_id"]
+            if name in histories[run_id] and histories[run_id][name].notna().any()
+        }
+        if curves:
+            bands[arm] = stats.band(curves)
+    return bands
+
+
+def curve_names(histories: dict[str, pd.DataFrame], patterns: Sequence[str]) -> list[str]:
+    """The metrics matching `patterns` that any run logged, in pattern order."""
+    return list(dict.fromkeys(
+        c for p in patterns for h in histories.values() for c in sorted(h) if re.fullmatch(p, c)
+    ))  # fmt: skip
+
+
+def curves_table(
+    table: pd.DataFrame, histories: dict[str, pd.DataFrame], names: Sequence[str], smoothing: float
+) -> pd.DataFrame:
+    """Long table of the plotted curves: metric, arm, step, mean, low, high, curves."""
+    frames = [
+        band.rename_axis("step").reset_index().assign(metric=name, arm=arm)
+        for name in names
+        for arm, band in set_curves(table, histories, name, smoothing).items()
+    ]
+    columns = ["metric", "arm", "step", "mean", "low", "high", "curves"]
+    return pd.concat(frames)[columns] if frames else pd.DataFrame(columns=columns)
+
+
+def plot_curves(curves: pd.DataFrame, path: Path, title: str, smoothing: float) -> Path | None:
+    """One panel per metric of `curves_table`: per arm, the mean over its seeds (line) and the
+    min-max across them (band), one colour per arm."""
+    names = list(dict.fromkeys(curves["metric"]))
+    if not names:
+        return None
+    columns = min(4, len(names))
+    rows = math.ceil(len(names) / columns)
+    figure = Figure(figsize=(4 * columns, 2.8 * rows + 1.0), layout="constrained")
+    axes = figure.subplots(rows, columns, squeeze=False).ravel()
+    colours = {s: f"C{i % 10}" for i, s in enumerate(sorted(set(curves["arm"])))}
+    for ax, name in zip(axes, names, strict=False):
+        for arm, band in curves[curves["metric"] == name].groupby("arm"):
+            seeds = int(band["curves"].max())
+            ax.plot(band["step"], band["mean"], color=colours[arm], marker=".",
+                    label=f"{arm} ({seeds} seed{'s' * (seeds > 1)})")  # fmt: skip
+            ax.fill_between(band["step"], band["low"], band["high"], color=colours[arm],
+                            alpha=0.2, linewidth=0)  # fmt: skip
+        ax.set_title(name, fontsize=9)
+        ax.set_xlabel("step", fontsize=8)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    for ax in axes[len(names) :]:
+        ax.set_visible(False)
+    handles, labels = axes[0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="outside lower center", ncols=min(6, len(labels)))
+    figure.suptitle(f"{title}: line = mean over seeds, band = min-max across seeds, "
+                    f"EMA smoothing {smoothing:g} (0 = raw)", fontsize=10)  # fmt: skip
+    figure.savefig(path, dpi=90)
+    return path
+
+
+# --- gallery ------------------------------------------------------------------------------------
+
+
+def gallery_step(rollouts: Mapping[str, pd.DataFrame]) -> dict[str, int | None]:
+    """The last rollout step every run logged; a run's own last one if they share none."""
+    steps = {run_id: sorted({int(s) for s in table["step"]}) for run_id, table in rollouts.items()}
+    shared = set.intersection(*(set(s) for s in steps.values())) if steps else set()
+    if shared:
+        return dict.fromkeys(steps, max(shared))
+    return {run_id: (s[-1] if s else None) for run_id, s in steps.items()}
+
+
+def run_cards(canvases, run_id: str, step: int, rollouts: pd.DataFrame, out_dir: Path) -> list:
+    """Gallery cards of one run at one rollout step: its grid, then each canvas with its prompt."""
+    rows = rollouts[rollouts["step"] == step].sort_values("index")
+    found = canvases.rollouts(run_id, step, rows, out_dir / "gallery" / run_id)
+    cards = [{"image": relative(found["grid"], out_dir), "caption": "grid",
+              "lines": [f"rollout step {step}"]}]  # fmt: skip
+    for row in rows.to_dict("records"):
+        canvas = found.get(int(row["index"]))
+        cards.append({
+            "image": relative(canvas, out_dir) if canvas else None,
+            "placeholder": row["status"],
+            "caption": f"#{int(row['index'])}: reward {score_text(row['reward'])} "
+                       f"({row['status']})",
+            "lines": [row["prompt"], row.get("violations") or "no violations"],
+        })  # fmt: skip
+    return cards
+
+
+def write_gallery(canvases, table: pd.DataFrame, found: Records, out_dir: Path) -> Path:
+    """gallery.html: each run's grid and canvases at the same rollout step, side by side."""
+    steps = gallery_step({run_id: found.rollouts[run_id] for run_id in table["run_id"]})
+    sections = []
+    for run in table.to_dict("records"):
+        step = steps[run["run_id"]]
+        heading = f"{run['label']} ({run['run_name']}, {run['run_id'][:8]})"
+        if step is None:
+            sections.append((heading, [{"caption": "no rollouts logged"}]))
+            continue
+        rollouts = found.rollouts[run["run_id"]]
+        sections.append((heading, run_cards(canvases, run["run_id"], step, rollouts, out_dir)))
+    path = out_dir / "gallery.html"
+    path.write_text(gallery_html("compare: canvases at the same step", sections))
+    return path
+
+
+# --- entry point --------------------------------------------------------------------------------
+
+
+def compare(
+    found: Records,
+    canvases,
+    out_dir: Path,
+    *,
+    smoothing: float = stats.SMOOTHING,
+    resamples: int = stats.RESAMPLES,
+    seed: int = 0,
+    gallery: bool = True,
+) -> dict[str, Path]:
+    """Write the tables, curves, provenance, gallery and (with evaluations) the matrix and its
+    statistics of the runs `found` holds into `out_dir`; their paths. `canvases` fetches the
+    galleries' pictures (`watercolor.analysis.canvas_sources`); `gallery=False` leaves them out.
+    `seed` seeds the bootstrap."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    found = in_order(found)
+    table, histories = runs_table(found)
+    paths = {name: out_dir / f"{name}.csv" for name in ("runs", "aggregate", "provenance")}
+    table.to_csv(paths["runs"], index=False)
+    aggregate(table).to_csv(paths["aggregate"])
+    provenance_table(found, table["label"]).to_csv(paths["provenance"], index=False)
+    paths |= write_curves(table, histories, out_dir, smoothing)
+    if gallery:
+        paths["gallery"] = write_gallery(canvases, table, found, out_dir)
+    matrix = matrices.matrix_table(found)
+    if len(matrix):
+        shown = canvases if gallery else None
+        paths |= matrices.write_matrix(found, shown, matrix, out_dir, resamples, seed)
+    return paths
+
+
+def in_order(found: Records) -> Records:
+    """The runs sorted by arm, seed and id (`sort_key`), so every source gives the same
+    tables and the same bootstrap draws."""
+    return dataclasses.replace(found, runs=sorted(found.runs, key=sort_key))
+
+
+def write_curves(
+    table: pd.DataFrame, histories: dict[str, pd.DataFrame], out_dir: Path, smoothing: float
+) -> dict[str, Path]:
+    """curves.png, components.png and curves.csv (both figures' smoothed means and bands)."""
+    paths, frames = {}, []
+    for name, patterns in (("curves", CURVE_METRICS), ("components", COMPONENT_METRICS)):
+        curves = curves_table(table, histories, curve_names(histories, patterns), smoothing)
+        frames.append(curves)
+        if path := plot_curves(curves, out_dir / f"{name}.png", name, smoothing):
+            paths[name] = path
+    paths["curves_table"] = out_dir / "curves.csv"
+    pd.concat(frames).to_csv(paths["curves_table"], index=False)
+    return paths
+
+
+def print_tables(runs_csv: Path) -> None:
+    """The runs (metrics as rows, runs as columns) and, with repeated seeds, the aggregate."""
+    table = pd.read_csv(runs_csv)
+    shown = table.set_index("label").drop(columns=["experiment_id", "status"])
+    shown["run_id"] = shown["run_id"].str[:8]
+    with pd.option_context("display.width", 250, "display.max_rows", 500):
+        print(shown.T.to_string(float_format=lambda v: f"{v:.3f}"))
+        if table["arm"].duplicated().any():
+            print("\nmean ± std across seeds, per arm:")
+            print(stats.mean_pm_std(aggregate(table)).to_string())
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--experiment", help="every training run of this MLflow experiment")
+    which.add_argument("--sweep-dir", help="a Hydra multirun dir (its jobs' mlflow_run_id files)")
+    which.add_argument("--runs", nargs="+", metavar="ID", help="MLflow run ids")
+    which.add_argument("--study", help="the finished training runs of one study (its `study` tag)")
+    which.add_argument("--records", metavar="DIR",
+                       help="a study's records folder (watercolor.analysis.records): no MLflow "
+                       "store; "
+                       "galleries re-render the replies")  # fmt: skip
+    parser.add_argument("--filter", default="", help="MLflow search filter (with --experiment)")
+    parser.add_argument("--out", help="output dir (default outputs/compare/<timestamp>)")
+    parser.add_argument("--tracking-uri", help="MLflow store (default: training's, "
+                        "conf/paths; MLFLOW_TRACKING_URI wins when set)")  # fmt: skip
+    parser.add_argument("--artifacts", metavar="DIR", help="artifact root of a new experiment "
+                        "(default: training's, conf/paths)")  # fmt: skip
+    parser.add_argument("--log-experiment", help="experiment of the compare run "
+                        "(default: the compared runs' experiment)")  # fmt: skip
+    parser.add_argument("--no-log", action="store_true", help="do not log a compare run "
+                        "(a --records comparison never logs one)")  # fmt: skip
+    parser.add_argument("--no-gallery", action="store_true",
+                        help="no galleries (no canvases fetched or rendered)")  # fmt: skip
+    parser.add_argument("--ema", type=_smoothing, default=stats.SMOOTHING, metavar="WEIGHT",
+                        help="curve smoothing: EMA weight of the past in [0, 1), 0 = raw "
+                        "(default %(default)s)")  # fmt: skip
+    parser.add_argument("--resamples", type=int, default=stats.RESAMPLES,
+                        help="bootstrap resamples of the CIs (default %(default)s)")  # fmt: skip
+    parser.add_argument("--bootstrap-seed", type=int, default=0,
+                        help="seed of the bootstrap (default %(default)s)")  # fmt: skip
+    return parser.parse_args(argv)
+
+
+def _smoothing(text: str) -> float:
+    value = float(text)
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"must be in [0, 1), got {text}")
+    return value
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Path]:
+    args = parse_args(argv)
+    os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")  # a bar per file
+    stamp = datetime.datetime.now().strftime("%Y-%m-%d/%H-%M-%S")
+    out_dir = Path(args.out or f"outputs/compare/{stamp}")
+    if args.records is not None:
+        if not Path(args.records).is_dir():
+            usage.fail(f"no records folder {args.records}")
+        found = records.read(args.records)
+        if not found.runs:
+            usage.fail(f"no finished runs in {args.records}")
+        canvases, runs = RenderedCanvases(found), None
+    else:
+        if args.sweep_dir is not None and not Path(args.sweep_dir).is_dir():
+            usage.fail(f"no sweep dir {args.sweep_dir}")
+        default_uri, default_artifacts = tracking_defaults()
+        uri = tracking_uri(args.tracking_uri or default_uri)
+        client = mlflow.MlflowClient(uri)
+        runs = select_runs(client, experiment=args.experiment, sweep_dir=args.sweep_dir,
+                           run_ids=args.runs or (), filter_string=args.filter,
+                           study=args.study)  # fmt: skip
+        if not runs:
+            usage.fail(f"no runs to compare in {uri}")
+        studies = [args.study] if args.study else None
+        found = records.from_store(client, runs, evaluations(client, runs, studies))
+        canvases = StoreCanvases(client)
+    with contextlib.closing(canvases):  # a re-render's browsers end here
+        paths = compare(found, canvases, out_dir, smoothing=args.ema, resamples=args.resamples,
+                        seed=args.bootstrap_seed, gallery=not args.no_gallery)  # fmt: skip
+    if "verdict" in paths:
+        matrices.print_statistics(paths)
+        print()
+    print_provenance(paths["provenance"])
+    print_tables(paths["runs"])
+    if "matrix_aggregate" in paths and "verdict" not in paths:  # evaluations without samples
+        matrices.print_matrix(pd.read_csv(paths["matrix_aggregate"], index_col="trained_with"))
+    print(f"\nwritten to {out_dir}")
+    if runs is not None and not args.no_log:
+        log_compare_run(uri, args, runs, out_dir, args.artifacts or default_artifacts)
+    return paths
+
+
+def print_provenance(path: Path) -> None:
+    """Each run's commit and config hash; then, loudly, whatever makes them not one study."""
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    shown = table.assign(commit=table["commit"].str[:10]).drop(columns=["run_id"])
+    print("provenance: the commit and config (less seed, paths, tracking) each run trained with")
+    print(shown.to_string(index=False))
+    for warning in provenance_warnings(table):
+        print(f"\n!!! WARNING: {warning}", file=sys.stderr)
+    print()
+
+
+def log_compare_run(uri: str, args: argparse.Namespace, runs: Sequence[Run], out_dir: Path,
+                    artifact_root: str) -> None:  # fmt: skip
+    """A `kind=compare` run holding the outputs, in the compared runs' experiment by default
+    (`artifact_root`: where a new experiment keeps its artifacts)."""
+    client = mlflow.MlflowClient(uri)
+    name = args.log_experiment or client.get_experiment(runs[0].info.experiment_id).name
+    selection = {k: v for k, v in vars(args).items()
+                 if k in ("experiment", "sweep_dir", "filter", "study")}  # fmt: skip
+    tags = {"kind": "compare", "runs": ",".join(r.info.run_id for r in runs)[:5000]}
+    params = {k: str(v) for k, v in selection.items() if v} | {"num_runs": len(runs)}
+    run_name = f"compare-{len(runs)}-runs"
+    with mlflow_run(uri, name, params=params, tags=tags, run_dir=out_dir,
+                    artifact_root=artifact_root, run_name=run_name):  # fmt: skip
+        mlflow.log_artifacts(str(out_dir))
+
+
+if __name__ == "__main__":
+    main()

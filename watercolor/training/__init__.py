@@ -1,0 +1,6 @@
+"""Training: the GRPO job around TRL's `GRPOTrainer`, and the study that runs many of them.
+
+rollout (paint each reply as it is generated), revision and tool_env (multi-turn episodes),
+mlflow_callback, step_cpu and step_gpu (TRL callbacks), study and ray_check (Hydra callbacks of a
+sweep). `python -m watercolor.train` composes them.
+"""
