@@ -28,7 +28,7 @@ start() {
   kit_env
   { nvidia-smi; python3 -c "import torch, triton, transformers, peft, trl; print(torch.__version__, triton.__version__, transformers.__version__, peft.__version__, trl.__version__)"; nproc; free -g; } >"$OUT/machine.txt" 2>&1
   # setsid: it outlives this call (the machine stays warm while the next calls arrive)
-  setsid nohup bash -c "cd '$PWD' && python3 -m watercolor.policy.tiny_qwen35 --size gpu \
+  setsid nohup bash -c "cd '$PWD' && python3 -m watercolor.tasks.painting.painter.tiny_qwen35 --size gpu \
     --cache-root $WORK/cache >$WORK/painter.log 2>&1; echo \$? >$WORK/painter.rc" </dev/null >/dev/null 2>&1 &
   sleep 12
   cat "$OUT/machine.txt"; tail -5 "$WORK/painter.log"

@@ -55,7 +55,7 @@ CASES = {
     "painter.kinds-bad-override": (PAINTER + "kinds", ["--set", "nope=1"], "nope", False),
     "painter.tiny-bad-value": (PAINTER + "tiny", ["--threads", "x"], "'x'", True),
     "painter.tiny_revise-bad-value": (PAINTER + "tiny_revise", ["--steps", "x"], "'x'", True),
-    "policy.tiny_qwen35-unknown-size": ("policy.tiny_qwen35", ["--size", "nope"], "nope", True),
+    "painter.tiny_qwen35-unknown-size": (PAINTER + "tiny_qwen35", ["--size", "nope"], "nope", True),
     "reference_pool-missing-folder": (POOL, ["build", "--folder", MISSING], MISSING, False),
     "bench-unknown-command": ("bench", ["nope"], "nope", True),
     "bench.gpu-bad-value": ("bench.gpu", ["--batch", "x"], "'x'", True),

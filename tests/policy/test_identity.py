@@ -16,10 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from watercolor.policy import tiny_qwen35
 from watercolor.policy.builder import digest, records_digest
 from watercolor.tasks.painting import feedback
-from watercolor.tasks.painting.painter import tiny, tiny_revise
+from watercolor.tasks.painting.painter import tiny, tiny_qwen35, tiny_revise
 from watercolor.tasks.painting.painter.tiny import SMOKE, training_records
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -21,7 +21,8 @@ from transformers import Qwen3_5ForConditionalGeneration, Qwen3_5MoeForCondition
 
 from watercolor.config import CONF_DIR, compose_train, model_source
 from watercolor.policy.loading import load_policy, lora_reach
-from watercolor.policy.tiny_qwen35 import (
+from watercolor.tasks.painting.painter import tiny
+from watercolor.tasks.painting.painter.tiny_qwen35 import (
     CHAT_TEMPLATE,
     DENSE,
     MOE,
@@ -29,7 +30,6 @@ from watercolor.policy.tiny_qwen35 import (
     new_model,
     qwen35_tokenizer,
 )
-from watercolor.tasks.painting.painter import tiny
 from watercolor.training.job import build_policy
 
 REPO = Path(__file__).resolve().parents[2]

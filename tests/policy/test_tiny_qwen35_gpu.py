@@ -13,9 +13,9 @@ import pytest
 import torch
 from transformers import Qwen3_5MoeForConditionalGeneration
 
-from watercolor.policy import tiny_qwen35
 from watercolor.policy.loading import load_policy
-from watercolor.policy.tiny_qwen35 import (
+from watercolor.tasks.painting.painter import tiny, tiny_qwen35
+from watercolor.tasks.painting.painter.tiny_qwen35 import (
     GPU_DENSE,
     GPU_MOE,
     MOE,
@@ -25,7 +25,6 @@ from watercolor.policy.tiny_qwen35 import (
     qwen35_tokenizer,
     sized,
 )
-from watercolor.tasks.painting.painter import tiny
 
 # Of the corpus, tokenizer and warm start, what the GPU painter must share with the default.
 CORPUS_FIELDS = ("corpus_size", "corpus_seed", "mixture", "prompts", "system_prompt",

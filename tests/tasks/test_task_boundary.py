@@ -18,8 +18,8 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "watercolor"
 
 STILL_COUPLED = {
-    # a tiny model of the real recipes' architecture, warm-started on painting's painter corpus
-    "policy/tiny_qwen35.py": "trains on the painting painter's records",
+    # a real recipe's costs, measured on painting's tiny model of that recipe's class
+    "bench/gpu.py": "builds painting's tiny_qwen35 model",
     # benchmarks that render painting's sample sketches (p5's render cost is what they measure)
     "bench/cli.py": "defaults to painting's sample sketches",
     "bench/common.py": "extracts painting's sample sketches",

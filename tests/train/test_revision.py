@@ -174,7 +174,7 @@ def test_revision_settings_that_cannot_work_are_refused_before_loading():
 def test_feedback_ids_follow_a_thinking_template_as_the_recipes_use_it():
     # Qwen3.5's template (the real-model recipes'), thinking off: the revision's generation
     # prompt carries the empty thinking block, as the draft's did; the sampled draft is kept.
-    from watercolor.policy.tiny_qwen35 import qwen35_tokenizer
+    from watercolor.tasks.painting.painter.tiny_qwen35 import qwen35_tokenizer
 
     tokenizer = qwen35_tokenizer([DRAFT, "paint a red fox in watercolour"] * 4, 300)
     kwargs = {"enable_thinking": False}

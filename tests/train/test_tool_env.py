@@ -192,7 +192,7 @@ def test_models_that_take_images_revise_through_the_submit_tool(overrides, route
 def test_a_model_without_a_usable_processor_is_refused_in_words(tmp_path):
     from transformers.utils import is_torchvision_available
 
-    from watercolor.policy.tiny_qwen35 import qwen35_tokenizer
+    from watercolor.tasks.painting.painter.tiny_qwen35 import qwen35_tokenizer
 
     qwen35_tokenizer(["function setup() {}"] * 4, 300).save_pretrained(tmp_path)
     with pytest.raises(ValueError, match="has no image processor"):
@@ -266,7 +266,7 @@ def tool_calling_qwen35(environment):
     from transformers import set_seed
     from trl.chat_template_utils import qwen3_5_think_chat_template
 
-    from watercolor.policy.tiny_qwen35 import DENSE, new_model, qwen35_tokenizer
+    from watercolor.tasks.painting.painter.tiny_qwen35 import DENSE, new_model, qwen35_tokenizer
     from watercolor.training.tool_env import HOW_TO_SUBMIT
 
     set_seed(0)

@@ -60,8 +60,8 @@ from peft import get_peft_model
 from transformers import AutoModelForImageTextToText, PretrainedConfig, PreTrainedModel
 
 from watercolor.config import compose_train
-from watercolor.policy import tiny_qwen35
 from watercolor.policy.loading import lora_config
+from watercolor.tasks.painting.painter import tiny_qwen35
 
 REPLY_TOKENS = (1024, 2048, 4096, 8192)
 ANCHOR_RENDER_S = (69.0, 96.0)  # the anchor's reported seconds for a group's 8 renders

@@ -1,11 +1,12 @@
 """Tiny Qwen3.5 models of the real recipes' own classes, built offline, to run those recipes on CPU.
 
-    >>> from watercolor.policy.tiny_qwen35 import MOE, ensure_tiny_qwen35
+    >>> from watercolor.tasks.painting.painter.tiny_qwen35 import MOE, ensure_tiny_qwen35
     >>> path = ensure_tiny_qwen35(MOE, "outputs/cache")   # Qwen3_5MoeForConditionalGeneration
     $ python -m watercolor.train model=qwen3_5_35b_a3b model.name_or_path=<path> ...
 
-Or from a shell: `python -m watercolor.policy.tiny_qwen35 [--size tiny|gpu] [--dense]
-[--cache-root DIR]`.
+Or from a shell (`--cache-root DIR` to build elsewhere):
+
+    $ python -m watercolor.tasks.painting.painter.tiny_qwen35 [--size tiny|gpu] [--dense]
 
 `--size gpu` (`GPU_MOE`, `GPU_DENSE`) builds a painter of the same classes at half a billion
 parameters, for a GPU: hidden 1024, 8 layers (3 linear-attention : 1 full-attention), 32 experts
