@@ -133,20 +133,17 @@ helper.wait()
 """
 
 
-def test_descendants_of_a_process_that_ends_mid_scan_are_none(monkeypatch):
-    # A process can end between our reading of its pid and the scan of /proc/<pid>/task (a
-    # browser closing as the pool closes): the scan then raises, and must read as no children.
-    from watercolor.render import watchdog
+def test_a_process_that_has_ended_has_no_descendants_memory_or_cpu():
+    # A process can end between our reading of its pid and the scan below it (a browser closing
+    # as the pool closes): it must read as no children, no memory and no CPU, not raise.
+    from watercolor.render.watchdog import cpu_seconds, is_renderer
 
-    class Ended:  # /proc as it looks to a scan that starts just before the process ends
-        def __truediv__(self, name):
-            return self
-
-        def glob(self, pattern):
-            raise FileNotFoundError(2, "No such file or directory", "/proc/4242/task")
-
-    monkeypatch.setattr(watchdog, "PROC", Ended())
-    assert descendants(4242) == []
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    assert descendants(ended.pid) == []
+    assert resident_mb(ended.pid) == 0.0
+    assert cpu_seconds([ended.pid]) == 0.0
+    assert not is_renderer(ended.pid)
 
 
 async def test_an_opening_left_behind_fails_quietly(monkeypatch):

@@ -7,6 +7,7 @@ import signal
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 from render_sketches import (
     SIZE,
@@ -171,7 +172,8 @@ async def test_browsers_closed_or_killed_leave_no_zombies():
         assert (await own.render(FLAT)).status == Status.OK
     await asyncio.sleep(2)  # time for any helper that outlived the pool to exit
     # Every one of them reaped (other pools' live helpers may still be ours: not zombies).
-    assert [pid for pid, state in adopted_browser_processes() if state == "Z"] == []
+    zombies = [pid for pid, state in adopted_browser_processes() if state == psutil.STATUS_ZOMBIE]
+    assert zombies == []
     assert orphaned_zombies() - before == set()
 
 

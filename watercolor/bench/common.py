@@ -5,9 +5,11 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
+import psutil
+
 from watercolor.canvas import Canvas
 from watercolor.config import compose_config
-from watercolor.render.watchdog import cpu_seconds, descendants
+from watercolor.render.watchdog import command_line, cpu_seconds, descendants
 from watercolor.tasks.painting.gate import extract_sketch
 
 RICH_DIR = Path(__file__).parents[1] / "render" / "bench_sketches" / "rich"
@@ -21,10 +23,10 @@ def process_cpu(root: int | None) -> dict[int, tuple[str, float]]:
     """{pid: (kind, CPU seconds so far)} for the browser `root` and every process below it."""
     found = {}
     for pid in [root, *descendants(root)] if root is not None else []:
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            command = Path(f"/proc/{pid}/cmdline").read_bytes()
-            kind = "gpu_s" if b"--type=gpu-process" in command else "browser_s"
-            kind = "renderer_s" if b"--type=renderer" in command else kind
+        with contextlib.suppress(psutil.Error):
+            command = command_line(psutil.Process(pid))
+            kind = "gpu_s" if "--type=gpu-process" in command else "browser_s"
+            kind = "renderer_s" if "--type=renderer" in command else kind
             found[pid] = (kind, cpu_seconds([pid]))
     return found
 

@@ -55,7 +55,7 @@ What the sandbox isolates:
   localStorage or IndexedDB; file:// is refused; downloads, popups and forms are off.
 - state: each sketch gets a new document in a new JS realm; nothing carries over.
 - time: `time_limit_s` per sketch (setup, frames and pixel read-back) of **CPU time** spent by
-  its lane's browser (renderer, GPU process and browser, read from /proc every 0.1 s), with a
+  its lane's browser (renderer, GPU process and browser, read with psutil every 0.1 s), with a
   wall-clock backstop of `WALL_LIMIT_FACTOR` times the limit. A verdict therefore does not
   depend on how busy the machine is or on what the neighbouring sketches do: a sketch that
   needs 6 core-s is `ok` whether it draws in 6 s alone or in 15 s beside other work. (The
@@ -92,6 +92,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+import psutil
 from playwright.async_api import Browser, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
@@ -100,7 +101,6 @@ from watercolor.render.browser import launch, webgl_flags, webgl_renderer
 from watercolor.render.harness import Harness
 from watercolor.render.page import BrowserGone, HarnessBroken, WarmPage
 from watercolor.render.watchdog import (
-    PROC,
     CpuMeter,
     MemoryWatchdog,
     adopt_orphans,
@@ -242,7 +242,7 @@ class BrowserLane:
         self._lock = asyncio.Lock()  # one (re)launch at a time
         self._background: set[asyncio.Task] = set()
         self._watchdog: asyncio.Task | None = None
-        self.marker = f"--watercolor-pool={secrets.token_hex(8)}"  # finds our browser in /proc
+        self.marker = f"--watercolor-pool={secrets.token_hex(8)}"  # the watchdog finds it by this
         self.launches = 0  # how many browsers this pool has started (relaunches show here)
         self._retired: weakref.WeakSet[Browser] = weakref.WeakSet()  # closed by us on purpose
         self._family: set[int] = set()  # pids of our browsers' processes, to reap at close
@@ -270,7 +270,7 @@ class BrowserLane:
             self._playwright = None
         for _ in range(20):  # our browsers' helpers that outlived them were handed to us
             reap_browser_zombies()
-            if not any((PROC / str(pid)).exists() for pid in self._family):
+            if not any(psutil.pid_exists(pid) for pid in self._family):
                 break
             await asyncio.sleep(0.1)
         self._family.clear()

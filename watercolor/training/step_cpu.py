@@ -15,7 +15,7 @@
     #   step_cpu/other_s       the rest of the process tree (anything else the job started)
     # and step_cpu/trainer_s, step_cpu/chromium_s, step_cpu/driver_s by process.
 
-The job's process tree is read from /proc: each process's own user + system time plus that of
+The job's process tree is read with psutil: each process's own user + system time plus that of
 its children which have exited and been waited for (so a renderer that died mid-step still
 counts, with the process that reaped it). The trainer reaps orphaned Chromium helpers itself
 (`render.watchdog.adopt_orphans`), so its waited-for children count as Chromium. The trainer's
@@ -37,9 +37,10 @@ import os
 import time
 
 import mlflow
+import psutil
 from transformers import TrainerCallback
 
-from watercolor.render.watchdog import CLOCK_TICKS, PROC, descendants, proc_stat
+from watercolor.render.watchdog import command_line
 
 PREFIX = "step_cpu/"  # sorts after reward and rollouts in the UI (watercolor.tracking)
 
@@ -50,14 +51,14 @@ def process_cpu() -> float:
     return times.user + times.system
 
 
-def process_class(pid: int) -> str:
+def process_class(process: psutil.Process) -> str:
     """chromium, driver (Playwright's node process) or other, from the command line."""
-    with contextlib.suppress(OSError):
-        command = (PROC / str(pid) / "cmdline").read_bytes()
-        name = command.split(b"\0", 1)[0].rsplit(b"/", 1)[-1]
-        if name.startswith(b"chrom") or b"--type=" in command:
+    with contextlib.suppress(psutil.Error):
+        command = command_line(process)
+        name = command.split(" ", 1)[0].rsplit("/", 1)[-1]
+        if name.startswith("chrom") or "--type=" in command:
             return "chromium"
-        if name.startswith(b"node") or b"playwright" in command:
+        if name.startswith("node") or "playwright" in command:
             return "driver"
     return "other"
 
@@ -66,18 +67,19 @@ def tree_cpu(root: int | None = None) -> dict[str, float]:
     """CPU seconds so far of `root` (default: this process) and every process below it, by
     class: `trainer` (root's own time), `chromium`, `driver`, `other`; each process with its
     exited, waited-for children (root's count as chromium: it reaps only browser helpers)."""
-    root = os.getpid() if root is None else root
+    top = psutil.Process(os.getpid() if root is None else root)
     totals = dict.fromkeys(("trainer", "chromium", "driver", "other"), 0.0)
-    for pid in [root, *descendants(root)]:
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            fields = proc_stat(pid)[1]
-            own = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-            reaped = (int(fields[13]) + int(fields[14])) / CLOCK_TICKS
-            if pid == root:
-                totals["trainer"] += own
-                totals["chromium"] += reaped
-            else:
-                totals[process_class(pid)] += own + reaped
+    with contextlib.suppress(psutil.Error):
+        for process in [top, *top.children(recursive=True)]:
+            with contextlib.suppress(psutil.Error):
+                times = process.cpu_times()
+                own = times.user + times.system
+                reaped = times.children_user + times.children_system
+                if process.pid == top.pid:
+                    totals["trainer"] += own
+                    totals["chromium"] += reaped
+                else:
+                    totals[process_class(process)] += own + reaped
     return totals
 
 
