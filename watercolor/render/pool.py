@@ -61,7 +61,7 @@ What the sandbox isolates:
   needs 6 core-s is `ok` whether it draws in 6 s alone or in 15 s beside other work. (The
   page's previous document loading in the background can add ~0.5 core-s at a sketch's start.)
   Enforced from Python; a busy loop is stopped with CDP `Runtime.terminateExecution`, and the
-  browser is replaced. Without /proc (not Linux) the limit is wall time.
+  browser is replaced. Where the browser's processes cannot be read, the limit is wall time.
 - memory: V8's heap is capped (`--max-old-space-size=js_heap_mb`), so allocation bombs end
   as `crashed` in about a second; a watchdog kills any renderer process above
   `RENDERER_MEMORY_FACTOR * js_heap_mb` resident (canvas and image bombs: `crashed` after
@@ -290,8 +290,8 @@ class BrowserLane:
         return await webgl_renderer(self._browser)
 
     def _cpu_meter(self) -> Callable[[], float] | None:
-        """CPU seconds the browser's processes spend from now on (None without /proc); one
-        that exits mid-sketch keeps what it had spent."""
+        """CPU seconds the browser's processes spend from now on (None when they cannot be
+        read); one that exits mid-sketch keeps what it had spent."""
         pids = self._processes()
         return CpuMeter(pids) if pids else None
 
