@@ -87,7 +87,7 @@ def pairs(sets, bed: str) -> None:
         )
 
 
-def kinds(sets, bed: str) -> None:
+def kinds(sets, bed: str, good_label: str = GOOD) -> None:
     data = load(bed)
     labels = np.array([r["label"] for r in data["rows"]])
     rng = np.random.default_rng(0)
@@ -100,7 +100,7 @@ def kinds(sets, bed: str) -> None:
             ],
             float,
         )
-        good, flat = totals[labels == GOOD], totals[labels == FLAT]
+        good, flat = totals[labels == good_label], totals[labels == FLAT]
         draws = [
             rng.choice(good, len(good)).mean() - rng.choice(flat, len(flat)).mean()
             for _ in range(RESAMPLES)
@@ -110,7 +110,7 @@ def kinds(sets, bed: str) -> None:
         print(
             f"{s:14s} "
             + "  ".join(f"{k}: {m:.3f}" for k, m in means.items())
-            + f"  | good layered - flat {good.mean() - flat.mean():+.3f} [{low:+.3f}, {high:+.3f}]"
+            + f"  | {good_label} - flat {good.mean() - flat.mean():+.3f} [{low:+.3f}, {high:+.3f}]"
         )
 
 
@@ -119,6 +119,7 @@ def main() -> None:
     parser.add_argument("what", choices=["sketches", "pairs", "kinds"])
     parser.add_argument("--bed", default="")
     parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--good", default=GOOD, help="kinds: the label compared with flat")
     args = parser.parse_args()
     sets = {name: reward_set(name) for name in args.sets.split(",")}
     pd.set_option("display.width", 200)
@@ -127,7 +128,7 @@ def main() -> None:
     elif args.what == "pairs":
         pairs(sets, args.bed)
     else:
-        kinds(sets, args.bed)
+        kinds(sets, args.bed, args.good)
 
 
 if __name__ == "__main__":
