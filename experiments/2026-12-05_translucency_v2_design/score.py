@@ -66,8 +66,9 @@ def sketches(sets) -> None:
 def pairs(sets, bed: str) -> None:
     data = load(bed)
     prompts = [p for p, _, _ in data["pairs"]]
-    factor = reward_set("washes").components["wash_factor"].fn
-    for s, rewards in {**sets, "wash_factor": None}.items():
+    scored = {**sets, "wash_factor": None} if "washes" in sets else sets
+    factor = sets["washes"].components["wash_factor"].fn if "washes" in sets else None
+    for s, rewards in scored.items():
         values = {}
         for cls in ("translucent", "opaque"):
             canvases = data[cls]
@@ -120,8 +121,12 @@ def main() -> None:
     parser.add_argument("--bed", default="")
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--good", default=GOOD, help="kinds: the label compared with flat")
+    parser.add_argument("--set", action="append", default=[], help="override of the washes set")
     args = parser.parse_args()
-    sets = {name: reward_set(name) for name in args.sets.split(",")}
+    sets = {
+        name: reward_set(name, args.set if name == "washes" else ())
+        for name in args.sets.split(",")
+    }
     pd.set_option("display.width", 200)
     if args.what == "sketches":
         sketches(sets)

@@ -2,7 +2,7 @@
 
     >>> from watercolor.rewards.washes import wash_factor
     >>> wash_factor(layered_glazes), wash_factor(flat_opaque_blocks)
-    (0.93, 0.0)
+    (0.79, 0.0)
 
 `conf/reward/washes.yaml` pays `scaled_total`: fine_grained's sum (without translucent_layering)
 times `wash_factor`. A weighted sum lets a canvas that fails one quality outright still collect
