@@ -22,8 +22,8 @@ experiments/2026-12-04_translucency_calibration/). A product cannot be collected
   medians), on a painting's worth of sheet. The only reading that tells translucent glazes
   from opaque fills with bleed and texture on; `floor` keeps a heavy genuine painting paid.
 
-None of them is scaled by `View.extent` but the lightness (the base set's terms already are),
-so faint glazes covering little of the sheet are not paid twice for it.
+Only the lightness is scaled by `View.extent` (a light miniature on a bare sheet is not a light
+painting); the other readings are not, since the base set's terms already are.
 """
 
 from __future__ import annotations
@@ -81,6 +81,9 @@ def wash_factor(
     one_wash: int = 12,
     layered: int = 20,
     speckle: tuple[float, float] = (0.004, 0.015),
+    flat: tuple[float, float] = (0.25, 0.35),
+    hard: tuple[float, float] = (0.1, 0.6),
+    even: tuple[float, float] = (0.45, 0.65),
 ) -> float | None:
     """[0, 1]: layered, bled or grainy, unspeckled washes; light ones paid up to 1/`floor` more."""
     if canvas.infra_failure:
@@ -90,7 +93,7 @@ def wash_factor(
         return 0.0
     sigma = speckle_sigma(v.lab[..., 0], v.paint & ~v.hard_edges)
     layering = ramp(tone_count(v), one_wash, layered)
-    quality = layering * (1 - even_fills(v)) * (1 - ramp(sigma, *speckle))
+    quality = layering * (1 - even_fills(v, flat, hard, even)) * (1 - ramp(sigma, *speckle))
     if quality == 0:
         return 0.0  # the load is the costly reading; skip it when nothing is left to scale
     return quality * (floor + (1 - floor) * v.extent * wash_lightness(v, light, heavy))
