@@ -35,7 +35,7 @@ def reward_set(name: str, *overrides: str) -> RewardSet:
 
 @pytest.fixture(scope="module")
 def sets() -> dict[str, RewardSet]:
-    return {name: reward_set(name) for name in (*SEED_SETS, "translucent")}
+    return {name: reward_set(name) for name in (*SEED_SETS, "translucent", "washes")}
 
 
 @pytest.mark.parametrize("name", SEED_SETS)
@@ -106,7 +106,7 @@ CHEATS = {
 }
 
 
-@pytest.mark.parametrize("name", ["fine_grained", "gated", "translucent"])
+@pytest.mark.parametrize("name", ["fine_grained", "gated", "translucent", "washes"])
 @pytest.mark.parametrize("cheat", CHEATS)
 def test_layered_watercolours_outscore_the_cheats(sets, name, cheat):
     rewards = sets[name]

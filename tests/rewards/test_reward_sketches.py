@@ -6,7 +6,7 @@ sample watercolours. Beyond "every genuine above every cheat": a canvas the task
 earns at most the execution terms, and a sheet of one ground colour (paper, a tint, a dark
 `background`) with a few marks at most half of the weakest genuine painting. Each sketch is
 rendered once, at pixel density 0.5 as in training, and its canvas scored by `coarse`,
-`fine_grained`, `gated` and `translucent` under two gate settings:
+`fine_grained`, `gated`, `translucent` and `washes` under two gate settings:
 
 - `anchor`: the painting task's static gate with the anchor's rules, what training sees. It
   refuses sketches drawing with bare p5 primitives, so those cheats score through
@@ -40,8 +40,8 @@ from watercolor.tasks.painting.harness import HARNESS
 
 SKETCHES_DIR = Path(__file__).parent / "sketches"
 RENDER = RenderConfig(pixel_density=0.5, workers=2, time_limit_s=30.0)
-REWARDS = ("coarse", "fine_grained", "gated", "translucent")
-GUARDED = ["fine_grained", "gated", "translucent"]  # the sets that must not be fooled
+REWARDS = ("coarse", "fine_grained", "gated", "translucent", "washes")
+GUARDED = ["fine_grained", "gated", "translucent", "washes"]  # the sets that must not be fooled
 GATES = ("anchor", "off")
 SAMPLE_PROMPTS = {  # what each sample paints, as a training prompt (SAMPLES_DIR/README.md)
     "hibiscus": "paint a peach hibiscus in watercolour",
@@ -214,6 +214,15 @@ def test_one_ground_colour_with_a_few_marks_earns_at_most_half(table, reward, ga
 def test_one_blob_or_flat_shapes_earn_at_most_half_under_translucent(table, gate, name):
     column = f"translucent/{gate}"
     assert table.loc[name, column] <= MARKS_SHARE * worst_genuine(table, column), table[column]
+
+
+@pytest.mark.parametrize("cheat", CHEATS)
+@pytest.mark.parametrize("gate", GATES)
+def test_every_cheat_earns_at_most_half_under_washes(table, gate, cheat):
+    # Issue 34's goal for every cheat, not only the blobs, flat shapes and sheets: the washes
+    # factor multiplies the total, so a canvas that fails one reading keeps little of the rest.
+    column = f"washes/{gate}"
+    assert table.loc[cheat, column] <= MARKS_SHARE * worst_genuine(table, column), table[column]
 
 
 @pytest.mark.parametrize("name", TABLE)
