@@ -63,8 +63,8 @@ def pairs(count: int, seed: int, split: str, time_limit_s: float = 30.0) -> dict
 
 def kinds(per_kind: int, seed: int = 0) -> dict:
     from watercolor.config import compose_train
+    from watercolor.evaluation.sampling import paint_replies
     from watercolor.render.painters import LocalPainter
-    from watercolor.sampling import paint_replies
     from watercolor.tasks import build_task
     from watercolor.tasks.painting.painter.kinds import kind_examples, label
 
@@ -79,9 +79,9 @@ def kinds(per_kind: int, seed: int = 0) -> dict:
 
 def painter(model_dir: str, num_prompts: int = 24, samples: int = 4) -> dict:
     from watercolor.config import compose_train
+    from watercolor.evaluation.sampling import generate_samples, paint_replies, training_sampling
     from watercolor.policy.loading import load_policy
     from watercolor.render.painters import LocalPainter
-    from watercolor.sampling import generate_samples, paint_replies, training_sampling
     from watercolor.tasks import build_task
     from watercolor.tasks.painting.painter.kinds import reply_kind
 

@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from watercolor.analysis.stats import LEVEL, RESAMPLES
 from watercolor.config import reward_set
-from watercolor.stats import LEVEL, RESAMPLES
 from watercolor.tasks.painting.translucency_calibration import bootstrap_auc, paired_difference
 
 CACHE = Path(os.environ.get("CANVAS_CACHE", "/tmp/h34cache"))
