@@ -3,6 +3,8 @@
     >>> from watercolor.config import default_option, reward_set, reward_set_names
     >>> "gated" in reward_set_names()
     True
+    >>> reward_set_names(task="svg")  # the sets made for the task (`task:` in each YAML)
+    ['svg_coarse', 'svg_fine']
     >>> rewards = reward_set("gated", ["reward.components.coverage.weight=0"])
     >>> default_option("reward")  # conf/train.yaml's defaults list
     'fine_grained'
@@ -66,11 +68,30 @@ def default_option(group: str, name: str = "train") -> str:
     return compose_config(name, return_hydra_config=True).hydra.runtime.choices[group]
 
 
-def reward_set_names(*, offline: bool = False) -> list[str]:
+def reward_set_names(*, offline: bool = False, task: str | None = None) -> list[str]:
     """The options of the `reward` group (conf/reward/*.yaml); with `offline`, only the sets
-    that need no model or server (their `needs` list is empty)."""
+    that need no model or server (their `needs` list is empty); with `task` (a `Task.name`),
+    only the sets made for that task (their `task` field; a set that names none suits any)."""
     names = sorted(p.stem for p in (CONF_DIR / "reward").glob("*.yaml"))
-    return [n for n in names if not reward_set(n).needs] if offline else names
+    if not offline and task is None:
+        return names
+    sets = {name: reward_set(name) for name in names}
+    return [
+        name for name, rewards in sets.items()
+        if not (offline and rewards.needs) and (task is None or rewards.task in (None, task))
+    ]  # fmt: skip
+
+
+def check_reward_task(name: str, made_for: str | None, task: str) -> None:
+    """Raise ValueError when the reward set `name`, made for the task `made_for` (its `task`
+    field; None: any task), would score the canvases of the task named `task` (`Task.name`):
+    its components and weights were chosen for another task's canvases (training refuses it,
+    and so does an evaluation that names it)."""
+    if made_for not in (None, task):
+        raise ValueError(
+            f"reward set {name!r} scores the {made_for!r} task, not the composed task "
+            f"{task!r}; the sets made for {task!r}: {reward_set_names(task=task)}"
+        )
 
 
 def reward_set(name: str, overrides: Sequence[str] = ()) -> RewardSet:

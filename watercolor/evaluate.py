@@ -1,18 +1,23 @@
-"""Evaluate a painter: sample held-out prompts, render each reply once, score with every reward set.
+"""Evaluate a painter: sample held-out prompts, render each reply once, score with the task's sets.
 
     python -m watercolor.evaluate                                   # the tiny default model
     python -m watercolor.evaluate debug=smoke num_prompts=2 samples=2
     python -m watercolor.evaluate checkpoint=outputs/runs/<date>/<time>_gated   # its final/
     python -m watercolor.evaluate checkpoint=<mlflow run id> rewards=[coarse,gated]
     python -m watercolor.evaluate model=qwen3_5_4b num_prompts=16   # a base model
+    python -m watercolor.evaluate task=svg                          # the SVG task's own sets
 
 or without Hydra (the engine of a "trained with x, scored by y" matrix):
 
     >>> from watercolor.evaluation.evaluate import evaluate_model, load_reward_sets, summarise
     >>> spec = EvaluationSpec.configured(samples=4)   # conf/evaluate.yaml's task and renderer
     >>> table = evaluate_model("outputs/runs/.../final", prompts("heldout")[:8],
-    ...                        load_reward_sets(), spec, canvas_dir="out/canvases")
+    ...                        load_reward_sets("painting"), spec, canvas_dir="out/canvases")
     >>> summarise(table)["total/gated"]
+
+The reward sets are those made for the composed task (`task:` in conf/reward/*.yaml against the
+task's `name`) that score offline (no HPSv3, no judge server); `rewards=[...]` names others of
+the task's, and naming a set made for another task is a usage error.
 
 One row per sample: prompt, status, violations, completion length, the total under each reward
 set (`total/<set>`), each set's components (`<set>/<component>`), the within-prompt

@@ -46,9 +46,10 @@ from watercolor.training.study import skip_reason
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="train")
 def main(cfg: DictConfig) -> float:
-    check_settings(cfg)
+    choices = HydraConfig.get().runtime.choices
+    check_settings(cfg, choices.reward)
     run_dir = Path(HydraConfig.get().runtime.output_dir)
-    if reason := skip_reason(cfg.study, cfg.seed, arm_of(HydraConfig.get().runtime.choices)):
+    if reason := skip_reason(cfg.study, cfg.seed, arm_of(choices)):
         print(f"study: not training: {reason}", flush=True)
         return float("nan")
     torch.set_num_threads(cfg.threads or idle_cores())

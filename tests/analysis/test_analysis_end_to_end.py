@@ -22,7 +22,7 @@ from watercolor.analysis import compare
 from watercolor.config import reward_set_names
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-REWARD_SETS = reward_set_names(offline=True)
+REWARD_SETS = reward_set_names(offline=True, task="painting")  # what evaluate scores with
 
 
 def run_module(module: str, *overrides: str, uri: str) -> None:

@@ -46,7 +46,9 @@ from watercolor.tasks.painting.style import style_measures
 sys.path.append(str(Path(__file__).parents[1] / "rewards"))  # the shared synthetic paintings
 import synthetic_canvases as synthetic  # noqa: E402
 
-REWARD_SETS = reward_set_names(offline=True)
+REWARD_SETS = reward_set_names(offline=True, task="painting")  # the offline sets made for it
+# (composed task, a set it names, the task that set is made for)
+OTHER_TASKS_SETS = [("painting", "svg_fine", "svg"), ("svg", "coarse", "painting")]
 RENDER = RenderConfig(pixel_density=0.5, time_limit_s=15.0)
 
 
@@ -58,14 +60,23 @@ def smoke_model():
 
 @pytest.fixture(scope="module")
 def reward_sets():
-    return load_reward_sets()
+    return load_reward_sets("painting")
 
 
-def test_every_reward_set_in_conf_is_loaded(reward_sets):
+def test_every_offline_reward_set_of_the_task_is_loaded(reward_sets):
     assert sorted(reward_sets) == REWARD_SETS and {"coarse", "fine_grained", "gated"} <= set(
         reward_sets
     )
-    assert list(load_reward_sets(["gated"])) == ["gated"]
+    assert not {"svg_coarse", "svg_fine"} & set(reward_sets)  # the SVG task's
+    assert sorted(load_reward_sets("svg")) == ["svg_coarse", "svg_fine"]
+    assert list(load_reward_sets("painting", ["gated"])) == ["gated"]
+
+
+@pytest.mark.parametrize(("task", "named", "made_for"), OTHER_TASKS_SETS)
+def test_a_named_reward_set_of_another_task_is_refused(task, named, made_for):
+    message = f"reward set '{named}' scores the '{made_for}' task, not the composed task '{task}'"
+    with pytest.raises(ValueError, match=message):
+        load_reward_sets(task, [named])
 
 
 def test_sampling_is_seeded_per_prompt(smoke_model):
@@ -171,7 +182,8 @@ def test_behaviour_columns_and_their_means_reach_the_summary():
                Sample(1, p1, 0, "function setup() {", 384, True)]  # fmt: skip
     canvases = [synthetic.layered_watercolour(), synthetic.flat_blocks(),
                 Canvas(Status.VIOLATION, violations=["truncated"], errors=["cut off"])]  # fmt: skip
-    table = pd.DataFrame(score_rows(samples, canvases, load_reward_sets(["gated"]), style_measures))
+    table = pd.DataFrame(score_rows(samples, canvases, load_reward_sets("painting", ["gated"]),
+                                 style_measures))  # fmt: skip
     assert set(BEHAVIOURS.values()) <= set(table.columns)
     assert list(table["flat_block"].iloc[:2]) == [0.0, 1.0] and math.isnan(table["flat_block"][2])
     assert math.isnan(table["diversity"][2]) and math.isnan(table["style/mean_alpha"][2])

@@ -39,6 +39,7 @@ CASES = {
     "compare-no-selection": ("compare", [], "one of the arguments", True),
     "evaluate-missing-checkpoint": ("evaluate", [f"checkpoint={MISSING}", RUN_DIR], MISSING, False),
     "evaluate-unknown-reward": ("evaluate", ["rewards=[nope]", RUN_DIR], "nope", False),
+    "evaluate-other-tasks-reward": ("evaluate", ["rewards=[svg_fine]", RUN_DIR], "svg_fine", False),
     "evaluate-bad-override": ("evaluate", ["nope=1"], "nope", False),
     "evaluate-unknown-option": ("evaluate", ["model=nope"], "model/nope", False),
     "train-bad-override": ("train", ["nope=1"], "nope", False),

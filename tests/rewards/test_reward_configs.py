@@ -10,7 +10,7 @@ from hydra.utils import instantiate
 from omegaconf import OmegaConf
 
 from watercolor.canvas import Canvas, Status
-from watercolor.config import reward_set_names
+from watercolor.config import compose_train, reward_set_names
 from watercolor.rewards.reward_set import RewardSet
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
@@ -53,6 +53,22 @@ def test_translucent_is_fine_grained_with_half_of_layering_paid_for_translucency
 
 def test_the_three_seed_rewards_exist():
     assert {"coarse", "fine_grained", "gated"} <= set(REWARDS)
+
+
+def test_every_reward_set_names_a_task_it_scores():
+    # `task:` in each YAML (or the set it extends) is a `name` of conf/task/, which is the option's
+    # own name, so `task=svg` and `task: svg` say the same thing.
+    tasks = {path.stem: compose_train([f"task={path.stem}"]).task.name
+             for path in sorted((CONF / "task").glob("*.yaml"))}  # fmt: skip
+    assert all(name == option for option, name in tasks.items()), tasks
+    made_for = {name: composed(name).get("task") for name in reward_set_names()}
+    assert set(made_for.values()) <= set(tasks), made_for
+    for task in tasks:  # each task's sets are exactly those that say so, offline or not
+        assert reward_set_names(task=task) == [n for n, t in made_for.items() if t == task]
+    assert {made_for[n] for n in ("coarse", "gated", "hps_led", "judge_led", "pixel_judge")} == {
+        "painting"
+    }  # extended sets and sets that need a server are painting's too
+    assert reward_set_names(task="svg") == ["svg_coarse", "svg_fine"]
 
 
 @pytest.mark.parametrize("name", REWARDS)

@@ -167,8 +167,8 @@ def test_revision_settings_that_cannot_work_are_refused_before_loading():
             (["task.turns=0"], "whole number"),
         ]:
             with pytest.raises(ValueError, match=message):
-                check_settings(compose("train", overrides))
-        check_settings(compose("train", ["task.turns=2"]))
+                check_settings(compose("train", overrides), "fine_grained")
+        check_settings(compose("train", ["task.turns=2"]), "fine_grained")
 
 
 def test_feedback_ids_follow_a_thinking_template_as_the_recipes_use_it():

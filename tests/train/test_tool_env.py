@@ -207,8 +207,11 @@ def test_a_model_without_a_usable_processor_is_refused_in_words(tmp_path):
 
 def test_group_components_are_refused_on_this_route_before_loading():
     with pytest.raises(ValueError, match="scores each rollout alone"):
-        check_settings(compose_train(["model=qwen3_5_4b", "task.turns=2", "reward=judge_led"]))
-    check_settings(compose_train(["model=qwen3_5_4b", "reward=judge_led"]))  # single-turn: fine
+        check_settings(
+            compose_train(["model=qwen3_5_4b", "task.turns=2", "reward=judge_led"]), "judge_led"
+        )
+    single_turn = compose_train(["model=qwen3_5_4b", "reward=judge_led"])
+    check_settings(single_turn, "judge_led")  # fine
     with pytest.raises(ValueError, match="at least 2 turns"):
         SubmitEpisodes(gated(), broken_browser, feedback, turns=1)
     from watercolor.rewards.diversity import group_diversity

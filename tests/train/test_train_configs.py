@@ -45,7 +45,9 @@ def test_every_group_has_options():
 
 @pytest.mark.parametrize(("group", "option"), OPTIONS, ids=[f"{g}={o}" for g, o in OPTIONS])
 def test_option_composes(group, option):
-    cfg = compose_train([f"{group}={option}"])
+    cfg = compose_with_hydra(f"{group}={option}")
+    if group == "reward":  # with the task the set is made for (the default task refuses svg's)
+        cfg = compose_with_hydra(f"{group}={option}", f"task={cfg.reward.task}")
     trainer = OmegaConf.to_container(cfg.trainer, resolve=True)
     assert set(trainer) <= {f.name for f in fields(GRPOConfig)}
     if not trainer.get("bf16"):  # GPU-only settings cannot be validated on a CPU machine
@@ -53,7 +55,7 @@ def test_option_composes(group, option):
     instantiate(cfg.reward)
     instantiate(cfg.renderer)
     instantiate(cfg.task.episode)
-    check_settings(cfg)
+    check_settings(cfg, cfg.hydra.runtime.choices.reward)
 
 
 def test_anchor_recipe_is_in_the_big_model_config():
@@ -162,7 +164,9 @@ def test_experiment_composes_at_smoke_scale(experiment):
     assert cfg.trainer.max_steps == 3 and cfg.hydra.runtime.choices.model == smoke
     for node in (cfg.reward, cfg.renderer, cfg.task.episode, *cfg.hydra.callbacks.values()):
         instantiate(node)
-    check_settings(cfg)
+    swept = cfg.hydra.sweeper.params.get("reward", cfg.hydra.runtime.choices.reward)
+    for reward in swept.split(","):  # each job's set is made for the experiment's task
+        check_settings(compose_train([f"experiment={experiment}", f"reward={reward}"]), reward)
 
 
 def test_reweighting_from_the_command_line():
@@ -215,11 +219,23 @@ def test_remote_rendering_is_told_the_episode_its_servers_must_run():
     assert painter.episode["rules"]["max_chars"] == 900
 
 
+@pytest.mark.parametrize(
+    ("task", "reward", "made_for"), [("svg", "coarse", "painting"), ("painting", "svg_fine", "svg")]
+)
+def test_a_reward_set_of_another_task_is_refused_before_loading(task, reward, made_for):
+    cfg = compose_train([f"task={task}", f"reward={reward}"])
+    message = f"reward set '{reward}' scores the '{made_for}' task, not the composed task '{task}'"
+    with pytest.raises(ValueError, match=message):
+        check_settings(cfg, reward)
+    # deliberately, on the command line: a set that says it suits any task
+    check_settings(compose_train([f"task={task}", f"reward={reward}", "reward.task=null"]), reward)
+
+
 @pytest.mark.parametrize("sampler", ["vllm_colocate", "vllm_server"])
 def test_overlapped_rendering_with_vllm_is_refused_not_ignored(sampler):
     # vLLM generates outside watercolor/training/rollout.py, so the switch could only be ignored.
     cfg = compose_train([f"sampler={sampler}", "overlap_rendering=true"])
     with pytest.raises(ValueError, match=r"overlap_rendering=true works only with sampler=hf"):
-        check_settings(cfg)
-    check_settings(compose_train([f"sampler={sampler}"]))
-    check_settings(compose_train(["sampler=hf", "overlap_rendering=true"]))
+        check_settings(cfg, "fine_grained")
+    check_settings(compose_train([f"sampler={sampler}"]), "fine_grained")
+    check_settings(compose_train(["sampler=hf", "overlap_rendering=true"]), "fine_grained")

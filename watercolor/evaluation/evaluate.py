@@ -1,6 +1,7 @@
-"""One evaluation job: a model's replies to held-out prompts, painted, scored by every reward set,
-written as samples.csv/parquet, summary.json and gallery.html and logged as a `kind=evaluate`
-MLflow run (`python -m watercolor.evaluate` composes conf/evaluate.yaml and calls `run`).
+"""One evaluation job: a model's replies to held-out prompts, painted, scored by every reward set
+made for its task (or the sets it names), written as samples.csv/parquet, summary.json and
+gallery.html and logged as a `kind=evaluate` MLflow run (`python -m watercolor.evaluate` composes
+conf/evaluate.yaml and calls `run`).
 """
 
 from __future__ import annotations
@@ -32,13 +33,16 @@ from watercolor.tracking import RUN_ID_FILE, flatten, mlflow_run, use_store
 MLFLOW_RUN_ID = re.compile(r"[0-9a-f]{32}")
 
 
-def load_reward_sets(names: Sequence[str] | None = None) -> dict[str, RewardSet]:
-    """Reward sets of conf/reward/ by name; when `names` is None, every set that scores
-    offline (declares no `needs`: no HPSv3 model, no judge server)."""
-    if names:
-        return {name: config.reward_set(name) for name in names}
-    every = {name: config.reward_set(name) for name in config.reward_set_names()}
-    return {name: rewards for name, rewards in every.items() if not rewards.needs}
+def load_reward_sets(task: str, names: Sequence[str] | None = None) -> dict[str, RewardSet]:
+    """Reward sets of conf/reward/ by name, to score the canvases of the task named `task`
+    (`Task.name`); a set made for another task is refused (ValueError). When `names` is None,
+    every set made for the task that scores offline (declares no `needs`: no HPSv3 model, no
+    judge server)."""
+    names = names or config.reward_set_names(offline=True, task=task)
+    sets = {name: config.reward_set(name) for name in names}
+    for name, rewards in sets.items():
+        config.check_reward_task(name, rewards.task, task)
+    return sets
 
 
 def resolve_checkpoint(source: str, download_root: str | Path) -> tuple[str, str | None]:
@@ -175,7 +179,8 @@ def write_report(table: pd.DataFrame, out_dir: Path, title: str, canvas_dir: Pat
 
 def check_arguments(cfg: DictConfig) -> None:
     """Exit with one line (`watercolor.usage`) when the command line names a checkpoint that
-    is not there or a reward set conf/reward/ does not hold, before any model is loaded."""
+    is not there, a reward set conf/reward/ does not hold or one made for another task than
+    the composed one, before any model is loaded."""
     checkpoint = cfg.checkpoint
     if checkpoint is not None and not MLFLOW_RUN_ID.fullmatch(str(checkpoint)):
         usage.check_model_source(str(checkpoint), "checkpoint")
@@ -184,6 +189,11 @@ def check_arguments(cfg: DictConfig) -> None:
     names += [cfg.feedback_reward] if cfg.feedback_reward else []
     if unknown := sorted(set(names) - set(known := config.reward_set_names())):
         usage.fail(f"unknown reward sets {unknown}; choose from {known}")
+    if names:
+        try:
+            load_reward_sets(cfg.task.name, names)
+        except ValueError as error:  # a set made for another task
+            usage.fail(error)
 
 
 def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:
@@ -197,7 +207,7 @@ def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:
         model_path, source_run = resolve_checkpoint(str(cfg.checkpoint), cfg.paths.downloads)
     task = build_task(cfg.task)
     prompts = task.eval_prompts[: cfg.num_prompts]
-    reward_sets = load_reward_sets(cfg.rewards)
+    reward_sets = load_reward_sets(task.name, cfg.rewards)
     plain = OmegaConf.to_container(cfg, resolve=True)
     spec = EvaluationSpec(
         task=task, render=instantiate(cfg.renderer), samples=cfg.samples, seed=cfg.seed,

@@ -1,6 +1,6 @@
 """Draft against revision on the same held-out prompts, with controls at equal tokens.
 
-    >>> sets = load_reward_sets(["fine_grained"])
+    >>> sets = load_reward_sets("painting", ["fine_grained"])
     >>> table = evaluate_revisions("outputs/runs/.../final", prompts("heldout")[:8], sets,
     ...                            EvaluationSpec.configured(), sets["fine_grained"])
     >>> revision_measures(table, "fine_grained")["clean_draft_change"]  # analysis.revision_stats

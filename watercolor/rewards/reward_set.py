@@ -85,6 +85,7 @@ class RewardSet:
         normalise: bool = False,
         group_components: Mapping[str, Mapping] | None = None,
         needs: Sequence[str] = (),
+        task: str | None = None,
     ) -> None:
         self.components = {name: Component.of(name, spec) for name, spec in components.items()}
         self.group_components = {
@@ -97,6 +98,10 @@ class RewardSet:
         # Services the set cannot score without (e.g. "hpsv3", "judge_server"); offline tools
         # (evaluate's default, tests) leave such sets out.
         self.needs = tuple(needs)
+        # The task whose canvases the set was made for (a `Task.name`, conf/task/<name>.yaml's
+        # `name`): evaluation scores a task's canvases with its own sets, training refuses
+        # another task's (`watercolor.config.check_reward_task`). None: any task's.
+        self.task = task
 
     @property
     def weights(self) -> dict[str, float]:

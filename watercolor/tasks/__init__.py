@@ -30,6 +30,8 @@ if TYPE_CHECKING:  # the analysis imports tasks without the renderer's Playwrigh
 class Task:
     """One task, as its config builds it (`conf/task/<name>.yaml`).
 
+    - `name`: the task's name, its config option's (`task=<name>`); each reward set names the
+      task it scores with it (`task:` in conf/reward/*.yaml);
     - `train_prompts`, `eval_prompts`: the requests (training, held out), as plain text;
     - `conversation(prompt)`: the messages the model answers (system prompt and request);
     - `episode(pool, reply, *, seed)`: runs one reply in the render pool and returns its
@@ -46,6 +48,7 @@ class Task:
       every evaluation (`watercolor.analysis.behaviour.behaviour_row`); null in the config: none.
     """
 
+    name: str
     train_prompts: Sequence[str]
     eval_prompts: Sequence[str]
     conversation: Callable[[str], list[dict[str, str]]]

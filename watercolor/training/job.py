@@ -21,7 +21,7 @@ from transformers import TrainerCallback
 from trl import GRPOConfig, GRPOTrainer
 
 from watercolor.analysis.provenance import commit, config_hash, weights_fingerprint
-from watercolor.config import model_source
+from watercolor.config import check_reward_task, model_source
 from watercolor.policy.loading import load_policy, lora_config
 from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
@@ -102,8 +102,13 @@ def close_painter(scorer: RolloutScorer, painter) -> None:
         asyncio.run_coroutine_threadsafe(painter.close(), loop).result(timeout=60)
 
 
-def check_settings(cfg: DictConfig) -> None:
-    """Refuse settings that cannot work together, before any model is loaded.
+def check_settings(cfg: DictConfig, reward: str) -> None:
+    """Refuse settings that cannot work together, before any model is loaded (`reward`: the
+    `reward` group's option, which an error names).
+
+    A reward set made for another task than the composed one (`task` in conf/reward/*.yaml
+    against the task's `name`) is refused: its components and weights were chosen for another
+    task's canvases (`reward.task=null` on the command line, deliberately, lets it through).
 
     `overlap_rendering` paints each reply as `watercolor.training.rollout` generates it; with vLLM
     (`trainer.use_vllm`) TRL generates outside that code, so the switch would do nothing.
@@ -111,6 +116,7 @@ def check_settings(cfg: DictConfig) -> None:
     `watercolor.training.revision`
     (which paints revisions as they finish itself), so they too need the hf sampler.
     """
+    check_reward_task(reward, cfg.reward.get("task"), cfg.task.name)
     if cfg.overlap_rendering and cfg.trainer.get("use_vllm"):
         raise ValueError(
             "overlap_rendering=true works only with sampler=hf: with vLLM (trainer.use_vllm) "

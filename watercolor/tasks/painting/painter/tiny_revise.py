@@ -43,10 +43,11 @@ Cache names say what a thing is made of, never the source of the code that made 
 tiny painter's do: `watercolor.tasks.painting.painter.tiny`, "Cache names"). `tiny-revise-<hash>`
 covers this config, the base's name (`tiny.config_hash`: its config and corpus) and the records'
 name. The records' name (`revision-records-<hash>.json`) covers their settings, the plans' exact
-text (prompts, drafts and revisions, `plan_revisions`), the resolved reward set, renderer (less its
-worker count) and episode configs, and the text a record wraps around a plan (`record_form`:
-the task's messages and the feedback turn, as `feedback` words it for a canvas of each way a
-render ends). Not covered: the code that paints and scores (the reward components, the gate's
+text (prompts, drafts and revisions, `plan_revisions`), the resolved reward set (less the task
+it names: no score changes with it), renderer (less its worker count) and episode configs, and
+the text a record wraps around a plan (`record_form`: the task's messages and the feedback turn,
+as `feedback` words it for a canvas of each way a render ends). Not covered: the code that paints
+and scores (the reward components, the gate's
 rules and sentences, Chromium and the JS assets). A change there that changes a canvas or a
 score keeps the names: delete a cached records file to paint it again, and ship the default's
 anew (below). What identifies a built painter is its weights' fingerprint, which every run
@@ -189,6 +190,7 @@ def feedback_setup(reward: str) -> FeedbackSetup:
         for key in ("reward", "renderer", "task.episode")
     }
     configs["renderer"].pop("workers")  # how many lanes paint does not change a canvas
+    configs["reward"].pop("task", None)  # nor does the task a set is made for change a score
     return FeedbackSetup(
         instantiate(cfg.reward),
         instantiate(cfg.renderer),
