@@ -70,6 +70,7 @@ def test_every_offline_reward_set_of_the_task_is_loaded(reward_sets):
     assert not {"svg_coarse", "svg_fine"} & set(reward_sets)  # the SVG task's
     assert sorted(load_reward_sets("svg")) == ["svg_coarse", "svg_fine"]
     assert list(load_reward_sets("painting", ["gated"])) == ["gated"]
+    assert list(load_reward_sets("painting", "gated")) == ["gated"]  # rewards=gated, no list
 
 
 @pytest.mark.parametrize(("task", "named", "made_for"), OTHER_TASKS_SETS)

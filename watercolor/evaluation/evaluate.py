@@ -33,12 +33,17 @@ from watercolor.tracking import RUN_ID_FILE, flatten, mlflow_run, use_store
 MLFLOW_RUN_ID = re.compile(r"[0-9a-f]{32}")
 
 
-def load_reward_sets(task: str, names: Sequence[str] | None = None) -> dict[str, RewardSet]:
-    """Reward sets of conf/reward/ by name, to score the canvases of the task named `task`
-    (`Task.name`); a set made for another task is refused (ValueError). When `names` is None,
-    every set made for the task that scores offline (declares no `needs`: no HPSv3 model, no
-    judge server)."""
-    names = names or config.reward_set_names(offline=True, task=task)
+def reward_names(rewards: str | Sequence[str] | None) -> list[str]:
+    """The reward set names of `rewards=`: a list, or one name (`rewards=gated`), or none."""
+    return [rewards] if isinstance(rewards, str) else list(rewards or [])
+
+
+def load_reward_sets(task: str, names: str | Sequence[str] | None = None) -> dict[str, RewardSet]:
+    """Reward sets of conf/reward/ by name (a list, or one name), to score the canvases of the
+    task named `task` (`Task.name`); a set made for another task is refused (ValueError). When
+    `names` is None, every set made for the task that scores offline (declares no `needs`: no
+    HPSv3 model, no judge server)."""
+    names = reward_names(names) or config.reward_set_names(offline=True, task=task)
     sets = {name: config.reward_set(name) for name in names}
     for name, rewards in sets.items():
         config.check_reward_task(name, rewards.task, task)
@@ -184,8 +189,7 @@ def check_arguments(cfg: DictConfig) -> None:
     checkpoint = cfg.checkpoint
     if checkpoint is not None and not MLFLOW_RUN_ID.fullmatch(str(checkpoint)):
         usage.check_model_source(str(checkpoint), "checkpoint")
-    rewards = cfg.rewards or []
-    names = [rewards] if isinstance(rewards, str) else list(rewards)
+    names = reward_names(cfg.rewards)
     names += [cfg.feedback_reward] if cfg.feedback_reward else []
     if unknown := sorted(set(names) - set(known := config.reward_set_names())):
         usage.fail(f"unknown reward sets {unknown}; choose from {known}")
