@@ -76,10 +76,11 @@ async def paint_all(replies: list[str], cfg: DictConfig, seed: int) -> list[Canv
 
 def composed(args: argparse.Namespace) -> DictConfig:
     """conf/train.yaml as training composes it for the task, with `--reward`'s set if named
-    (ValueError for one conf/reward/ does not hold), the rendering flags and `--set`."""
+    (ValueError for one conf/reward/ does not hold or one made for another task), the rendering
+    flags and `--set`."""
     if args.reward is not None and args.reward not in (names := reward_set_names()):
         raise ValueError(f"unknown reward set {args.reward!r}; choose from {names}")
-    return cli.compose(args, [f"reward={args.reward}"] if args.reward else [])
+    return cli.compose_scoring(args, args.reward)
 
 
 def record(canvas: Canvas, score: Score) -> dict:

@@ -32,6 +32,7 @@ CASES = {
     "render-bad-override": ("render", [MISSING, "--set", "nope=1"], "nope", False),
     "score-missing-sketch": ("score", [MISSING], MISSING, False),
     "score-unknown-reward": ("score", [MISSING, "--reward", "nope"], "nope", False),
+    "score-other-tasks-reward": ("score", [MISSING, "--reward", "svg_fine"], "svg_fine", False),
     "compare-missing-records": ("compare", ["--records", MISSING], MISSING, False),
     "compare-missing-sweep-dir": ("compare", ["--sweep-dir", MISSING, STORE], MISSING, False),
     "compare-unknown-experiment": ("compare", ["--experiment", "nope", STORE], "nope", False),
@@ -45,6 +46,7 @@ CASES = {
     "train-bad-override": ("train", ["nope=1"], "nope", False),
     "env.serve-bad-override": ("env.serve", ["--set", "nope=1"], "nope", False),
     "env.serve-unknown-reward": ("env.serve", ["--reward", "nope"], "nope", True),
+    "env.serve-other-tasks-reward": ("env.serve", ["--reward", "svg_fine"], "svg_fine", False),
     "painter.kinds-missing-model": (PAINTER + "kinds", ["--model", MISSING], MISSING, False),
     "painter.kinds-unknown-reward": (
         PAINTER + "kinds",

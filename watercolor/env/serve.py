@@ -111,7 +111,7 @@ def make_app(argv: list[str] | None = None) -> tuple[FastAPI, argparse.Namespace
     command = parser()
     args = command.parse_args(argv)
     try:
-        cfg = cli.compose(args, [f"reward={args.reward}"] if args.reward else [])
+        cfg = cli.compose_scoring(args, args.reward)
         return build_app(cfg, workers=args.workers, max_sessions=args.max_sessions), args
     except (HydraException, ValueError) as error:  # a bad override, or a renderer not ours
         usage.fail(error)

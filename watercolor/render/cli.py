@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Sequence
 from hydra.utils import instantiate
 from omegaconf import DictConfig
 
-from watercolor.config import compose_train
+from watercolor.config import check_reward_task, compose_train
 from watercolor.render.harness import Harness
 from watercolor.render.pool import RenderConfig, RenderPool
 from watercolor.tasks import Task, build_task
@@ -68,6 +68,15 @@ def overrides(args: argparse.Namespace) -> list[str]:
 def compose(args: argparse.Namespace, extra: Sequence[str] = ()) -> DictConfig:
     """conf/train.yaml with `extra` (e.g. `reward=gated`), the flags and `--set` applied."""
     return compose_train([*extra, *overrides(args)])
+
+
+def compose_scoring(args: argparse.Namespace, reward: str | None) -> DictConfig:
+    """`compose` with the reward set `reward` (None: the one training composes for the task),
+    for a command that scores the task's canvases with it (`watercolor.score`, the env server);
+    ValueError when the set was made for another task (`watercolor.config.check_reward_task`)."""
+    cfg = compose(args, [f"reward={reward}"] if reward else [])
+    check_reward_task(reward or "(the task's default)", cfg.reward.get("task"), cfg.task.name)
+    return cfg
 
 
 def render_config(cfg: DictConfig, workers: int = 1) -> RenderConfig:
