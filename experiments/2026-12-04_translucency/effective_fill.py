@@ -28,23 +28,28 @@ from effective_fill import job_means  # noqa: E402  (the three-reward study's de
 MEASURES = ["bleed", "texture", "fill_alpha", "flat_pair"]
 
 
-def jobs(records: Path) -> pd.DataFrame:
+def jobs(records: Path, measure=job_means) -> pd.DataFrame:
     rows = []
     for folder in sorted(p for p in records.iterdir() if (p / "evaluation").is_dir()):
         samples = pd.read_parquet(folder / "evaluation" / "samples.parquet")
         name, _, seed = folder.name.rpartition("-seed")
-        rows.append({"set": name or folder.name, "seed": seed or "-"} | job_means(samples))
+        rows.append({"set": name or folder.name, "seed": seed or "-"} | measure(samples))
     return pd.DataFrame(rows)
 
 
 def main(
-    records: Path = HERE / "records", ours: str = "translucent", theirs: str = "fine_grained"
+    records: Path = HERE / "records",
+    ours: str = "translucent",
+    theirs: str = "fine_grained",
+    measure=job_means,
+    measures=MEASURES,
 ) -> None:
-    """Per set the mean of its jobs; `ours - theirs` per measure (the washes study calls it too)."""
-    table = jobs(records)
+    """Per set the mean of its jobs; `ours - theirs` per measure (the washes study calls it too,
+    with its own arms, and with its post-hoc `measure`: samples -> {name: job mean})."""
+    table = jobs(records, measure)
     print(table.groupby("set").mean(numeric_only=True).round(3).to_string())
     a_jobs, b_jobs = table[table["set"] == ours], table[table["set"] == theirs]
-    for m in MEASURES:
+    for m in measures:
         a, b = a_jobs[m].to_numpy(), b_jobs[m].to_numpy()
         if len(a) < 2 or len(b) < 2:
             print(f"{ours} - {theirs} {m:>10}: too few jobs ({len(a)} vs {len(b)})")
