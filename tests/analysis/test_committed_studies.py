@@ -1,0 +1,41 @@
+"""Each committed study's tables come back from its committed records: `python -m
+watercolor.compare --records experiments/<study>/records` (galleries left out) writes every CSV
+the study committed under `compare/`, byte for byte. So a change to the analysis that would
+change a published figure fails here, and a study's write-up can be rebuilt from a fresh clone.
+Fast tier: the four studies take ~15 s (no training, no rendering).
+
+Not the three-reward study (`2026-12-01_three_rewards_v2`): its `compare/` predates the `arm`
+and `weights` columns of runs.csv, provenance.csv, aggregate.csv and curves.csv (its figures,
+matrix_ci.csv, behaviour_ci.csv and verdict.csv, still rebuild byte for byte, and
+`tests/train/test_same_computation.py` rebuilds its tables against the code before the task seam).
+The revision study's `compare/` predates behaviour_seeds.csv; the CSVs it holds are compared.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from watercolor.analysis import compare
+
+EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
+STUDIES = [
+    "2026-12-02_revise_study",
+    "2026-12-04_translucency",
+    "2026-12-05_svg_task",
+    "2026-12-05_washes",
+]
+
+
+@pytest.mark.parametrize("study", STUDIES)
+def test_a_studys_committed_tables_rebuild_from_its_records(study, tmp_path):
+    folder = EXPERIMENTS / study
+    committed = sorted((folder / "compare").glob("*.csv"))
+    assert len(committed) >= 8, committed
+    compare.main(["--records", str(folder / "records"), "--out", str(tmp_path),
+                  "--no-gallery", "--no-log"])  # fmt: skip
+    for table in committed:
+        rebuilt = tmp_path / table.name
+        assert rebuilt.is_file(), table.name
+        assert rebuilt.read_bytes() == table.read_bytes(), f"{study}: {table.name}"
