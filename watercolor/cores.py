@@ -8,7 +8,7 @@
 On a shared machine torch's default of one thread per core is the worst choice: OpenMP threads
 spin waiting for each other on busy cores, and a step runs several times slower than with
 fewer threads (measured here: 2 threads 4-14 s a step, 1 thread 0.6-1 s). The count is
-measured now (CPU time over half a second, /proc/stat), not from the 1-minute load average:
+measured now (CPU time over half a second, `psutil.cpu_times`), not from the 1-minute load average:
 that still counts a `pip install` which has just finished (~1 on 2 cores), and set-up then
 built the painter at one thread of two (~23 min instead of ~7).
 
@@ -28,30 +28,32 @@ import contextlib
 import os
 import time
 from collections.abc import Iterator
-from pathlib import Path
+
+import psutil
 
 
 def idle_cores() -> int:
     """Cores not busy right now (CPU time used over the last half second), at least 1."""
     cores = os.cpu_count() or 1
-    try:
-        busy_before, total_before = cpu_times()
-        time.sleep(0.5)
-        busy_after, total_after = cpu_times()
-    except OSError:  # no /proc/stat (not Linux): torch's own default
+    busy_before, total_before = cpu_times()
+    time.sleep(0.5)
+    busy_after, total_after = cpu_times()
+    if total_after <= total_before:  # no time counted (a clock too coarse): torch's own default
         return cores
-    busy_share = (busy_after - busy_before) / max(1, total_after - total_before)
+    busy_share = (busy_after - busy_before) / (total_after - total_before)
     return max(1, min(cores, round(cores * (1 - busy_share))))
 
 
-def cpu_times() -> tuple[int, int]:
-    """(busy, total) CPU time of all cores since boot, in clock ticks, from /proc/stat."""
-    # The first line sums all cores: "cpu user nice system idle iowait irq softirq steal ...".
-    # Steal (time the hypervisor gave other machines) is left out: no thread here can use it.
-    ticks = Path("/proc/stat").read_text().split("\n", 1)[0].split()
-    user, nice, system, idle, iowait, irq, softirq = (int(t) for t in ticks[1:8])
-    busy = user + nice + system + irq + softirq
-    return busy, busy + idle + iowait
+def cpu_times() -> tuple[float, float]:
+    """(busy, total) CPU time of all cores since boot, in seconds (`psutil.cpu_times`; on Linux
+    the first line of /proc/stat)."""
+    # Not psutil.cpu_percent: it counts steal (time the hypervisor gave other machines) as busy,
+    # and no thread here can use it, so it is left out of both. nice, iowait, irq and softirq
+    # are Linux's fields (nice macOS's too; 0 where a platform lacks one).
+    t = psutil.cpu_times()
+    nice, iowait, irq, softirq = (getattr(t, f, 0.0) for f in ("nice", "iowait", "irq", "softirq"))
+    busy = t.user + nice + t.system + irq + softirq
+    return busy, busy + t.idle + iowait
 
 
 @contextlib.contextmanager
