@@ -13,7 +13,8 @@ accelerate, pandas and pyarrow, but no TRL, datasets, Hydra, MLflow, Playwright,
 or browser, and no network. Files reach it only as a copy of this working tree, at most 64 MiB a
 call, and it stays warm only 30 s after a call.
 
-What the kit holds, as archives (xz) cut into fixed-size chunks, one chunk a part:
+What the kit holds, as archives (xz) cut into chunks, one chunk a part (by default as large as
+fits one call beside the tracked tree at build time, `chunk_mib`):
 - `python`: the pinned wheels of the training path that the machine lacks (`CARRY`: TRL and
   datasets, Hydra and omegaconf with antlr4, MLflow's tracking client with its sqlite store,
   pydantic; transformers and peft at our pins), unpacked with pip for the target Python, plus
@@ -43,7 +44,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CHUNK_MIB = 40  # + the working tree (22.3 MB on 2026-12-05) stays under the 64 MiB a call
+CALL_MIB = 64  # the device tool's working tree + carried paths, a call
+# What the tracked tree may gain between a build and its calls (a study part's records: ~1-2 MB).
+MARGIN_MIB = 3
 # Distributions the training path imports that the GPU machine's image lacks (its package list:
 # /work/.library/device/KINDS.md, read 2026-11-17), at the versions this project pins or
 # resolved (.venv). transformers, peft and huggingface-hub are there at other versions.
@@ -291,6 +294,20 @@ def cut(archives: list[Path], out: Path, chunk_bytes: int) -> list[dict]:
     return parts
 
 
+def tracked_bytes(root: Path = ROOT) -> int:
+    """Bytes of the files git tracks in `root`: the working tree every device call carries."""
+    found = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True)
+    return sum((root / f).stat().st_size for f in found.stdout.decode().split("\0") if f)
+
+
+def chunk_mib(root: Path = ROOT) -> int:
+    """The largest part (MiB) that fits one call beside the tree as it is now, less a margin.
+
+    The tree grows with every study's records (14.5 MB on 2026-12-04, 26.9 MB on 2026-12-05), so
+    a fixed size stopped fitting three times; the kit is built just before its calls."""
+    return ((CALL_MIB << 20) - tracked_bytes(root)) // (1 << 20) - MARGIN_MIB
+
+
 def build(out: Path, python_version: str, chunk_mib: int, kernels: bool, preset: int = 9) -> dict:
     """Build every archive into `out/` and cut them into parts; returns the manifest."""
     if out.exists():
@@ -382,7 +399,12 @@ def main(argv: list[str] | None = None) -> None:
     make = verbs.add_parser("build", help="build the kit here")
     make.add_argument("--out", type=Path, default=ROOT / ".kit")
     make.add_argument("--python-version", default="3.12", help="the GPU machine's Python")
-    make.add_argument("--chunk-mib", type=int, default=CHUNK_MIB)
+    make.add_argument(
+        "--chunk-mib",
+        type=int,
+        default=None,
+        help="part size (default: what fits one call beside the tracked tree now)",
+    )
     make.add_argument("--no-kernels", action="store_true", help="leave flash-linear-attention")
     make.add_argument("--xz-preset", type=int, default=9, help="0-9: 9 packs smallest, slowest")
     take = verbs.add_parser("receive", help="unpack one part there (after the ones before it)")
@@ -391,8 +413,14 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.verb == "build":
         kernels = not args.no_kernels
-        manifest = build(args.out, args.python_version, args.chunk_mib, kernels, args.xz_preset)
+        size = args.chunk_mib or chunk_mib()
+        manifest = build(args.out, args.python_version, size, kernels, args.xz_preset)
         print(json.dumps(manifest, indent=2))
+        parts = len(manifest["parts"])
+        say(
+            f"{parts} parts of at most {size} MiB: `start` carries part1, `receive N` parts "
+            f"2-{parts - 1}, `render {parts}` the last (scripts/gpu/device.sh)"
+        )
     else:
         done = receive(args.part, args.into)
         say(f"{args.part} received; unpacked: {', '.join(done) or 'nothing yet'}")

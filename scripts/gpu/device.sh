@@ -4,8 +4,8 @@
 # carries one kit part (scripts/gpu_kit.py build --out .kit) and runs one verb here:
 #
 #   1. bash scripts/gpu/device.sh start     # part 1 (python): build the GPU painter, in the background
-#   2. bash scripts/gpu/device.sh receive 2 # the renderer's parts (receive 3: the 40 MiB kit has 4) ...
-#   3. bash scripts/gpu/device.sh render 4  # ... the last one; then WebGL: SwiftShader vs ANGLE on the GPU
+#   2. bash scripts/gpu/device.sh receive 2 # the renderer's parts, one call each (receive 3 ...) ...
+#   3. bash scripts/gpu/device.sh render 4  # ... the last one (build prints N); then WebGL: SwiftShader vs ANGLE
 #   4. bash scripts/gpu/device.sh train     # the recipe: 5 GRPO steps on the GPU painter, real renders
 #   5. bash scripts/gpu/device.sh cost      # the real sizes: generation, update, memory (random weights)
 #
