@@ -333,6 +333,12 @@ def build(out: Path, python_version: str, chunk_mib: int, kernels: bool, preset:
         archives.append(out / f"{folder}.tar.xz")
         xz_archive(stage / folder, archives[-1], preset)
     shutil.rmtree(stage)
+    if archives[0].stat().st_size > chunk_mib << 20:  # device.sh's `start` uses it from part 1
+        raise ValueError(
+            f"the Python packages ({archives[0].stat().st_size / 2**20:.1f} MiB) do not fit one "
+            f"part of {chunk_mib} MiB: `start` needs them all in part 1 (the tracked tree has "
+            "grown; keep --xz-preset 9, or carry the tree's largest records elsewhere)"
+        )
     manifest = {
         "python_version": python_version,
         "archives": [
