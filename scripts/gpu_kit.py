@@ -14,7 +14,7 @@ or browser, and no network. Files reach it only as a copy of this working tree, 
 call, and it stays warm only 30 s after a call.
 
 What the kit holds, as archives (xz) cut into chunks, one chunk a part (by default as large as
-fits one call beside the tracked tree at build time, `chunk_mib`):
+fits one call beside the tracked tree at build time, `default_chunk_mib`):
 - `python`: the pinned wheels of the training path that the machine lacks (`CARRY`: TRL and
   datasets, Hydra and omegaconf with antlr4, MLflow's tracking client with its sqlite store,
   pydantic; transformers and peft at our pins), unpacked with pip for the target Python, plus
@@ -300,7 +300,7 @@ def tracked_bytes(root: Path = ROOT) -> int:
     return sum((root / f).stat().st_size for f in found.stdout.decode().split("\0") if f)
 
 
-def chunk_mib(root: Path = ROOT) -> int:
+def default_chunk_mib(root: Path = ROOT) -> int:
     """The largest part (MiB) that fits one call beside the tree as it is now, less a margin.
 
     The tree grows with every study's records (14.5 MB on 2026-12-04, 26.9 MB on 2026-12-05), so
@@ -419,7 +419,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.verb == "build":
         kernels = not args.no_kernels
-        size = args.chunk_mib or chunk_mib()
+        size = args.chunk_mib or default_chunk_mib()
         manifest = build(args.out, args.python_version, size, kernels, args.xz_preset)
         print(json.dumps(manifest, indent=2))
         parts = len(manifest["parts"])

@@ -69,17 +69,22 @@ def default_option(group: str, name: str = "train") -> str:
 
 
 def reward_set_names(*, offline: bool = False, task: str | None = None) -> list[str]:
-    """The options of the `reward` group (conf/reward/*.yaml); with `offline`, only the sets
-    that need no model or server (their `needs` list is empty); with `task` (a `Task.name`),
-    only the sets made for that task (their `task` field; a set that names none suits any)."""
-    names = sorted(p.stem for p in (CONF_DIR / "reward").glob("*.yaml"))
-    if not offline and task is None:
-        return names
-    sets = {name: reward_set(name) for name in names}
-    return [
-        name for name, rewards in sets.items()
+    """The options of the `reward` group (conf/reward/*.yaml); with `offline` or `task`, only
+    those `reward_sets` keeps (building each set to read it)."""
+    if offline or task is not None:
+        return list(reward_sets(offline=offline, task=task))
+    return sorted(p.stem for p in (CONF_DIR / "reward").glob("*.yaml"))
+
+
+def reward_sets(*, offline: bool = False, task: str | None = None) -> dict[str, RewardSet]:
+    """The reward sets of conf/reward/ by name, each built once; with `offline`, only those that
+    need no model or server (their `needs` list is empty); with `task` (a `Task.name`), only
+    those made for that task (their `task` field; a set that names none suits any)."""
+    sets = {name: reward_set(name) for name in reward_set_names()}
+    return {
+        name: rewards for name, rewards in sets.items()
         if not (offline and rewards.needs) and (task is None or rewards.task in (None, task))
-    ]  # fmt: skip
+    }  # fmt: skip
 
 
 def check_reward_task(name: str, made_for: str | None, task: str) -> None:

@@ -38,7 +38,7 @@ def kit(tmp_path_factory) -> tuple[Path, dict]:
     # The kit as it ships: xz -9 (-1 saves ~5 CPU-minutes, but its Python archive, 36.9 MB on
     # 2026-12-05, no longer fits part 1 beside the tree) and the default chunk size, what fits
     # beside the tree now.
-    return out, gpu_kit.build(out, version, gpu_kit.chunk_mib(), kernels=True)
+    return out, gpu_kit.build(out, version, gpu_kit.default_chunk_mib(), kernels=True)
 
 
 def test_each_part_fits_one_call_beside_the_tree(kit):

@@ -36,7 +36,7 @@ from watercolor.bench.common import (
     training_density,
 )
 from watercolor.canvas import Canvas
-from watercolor.config import reward_set, reward_set_names
+from watercolor.config import reward_sets
 from watercolor.render.browser import launch
 from watercolor.render.page import WarmPage
 from watercolor.render.pool import RenderConfig, RenderPool
@@ -142,8 +142,7 @@ async def render_figures(sketches: list[str], config: RenderConfig) -> dict:
 def score_drift(full: list[Canvas], low: list[Canvas]) -> dict[str, float]:
     """Largest |score(full density) - score(low density)| per reward set over the sketches."""
     drift = {}
-    for name in reward_set_names(offline=True):
-        rewards = reward_set(name)
+    for name, rewards in reward_sets(offline=True).items():
         pairs = zip(rewards.score_batch(full), rewards.score_batch(low), strict=True)
         diffs = [abs(a.total - b.total) for a, b in pairs if None not in (a.total, b.total)]
         drift[name] = round(max(diffs, default=float("nan")), 4)

@@ -14,7 +14,7 @@ from watercolor.bench.common import (
 )
 from watercolor.bench.render import pooled
 from watercolor.canvas import Canvas
-from watercolor.config import reward_set, reward_set_names
+from watercolor.config import reward_sets
 from watercolor.render.pool import RenderConfig
 
 
@@ -25,8 +25,8 @@ def bench_score(args: argparse.Namespace) -> dict:
     canvases = [c for c in canvases if c.ok]
     render_ms = statistics.fmean(c.timings["draw_ms"] for c in canvases)  # own time, no queueing
     figures = {"canvases": len(canvases), "render_ms": round(render_ms, 1)}
-    for name in reward_set_names(offline=True):
-        rewards, times = reward_set(name), []
+    for name, rewards in reward_sets(offline=True).items():
+        times = []
         for canvas in canvases:
             fresh = Canvas(canvas.status, png=canvas.png, sketch=canvas.sketch)  # decode again
             start = time.perf_counter()

@@ -43,8 +43,8 @@ def load_reward_sets(task: str, names: str | Sequence[str] | None = None) -> dic
     task named `task` (`Task.name`); a set made for another task is refused (ValueError). When
     `names` is None, every set made for the task that scores offline (declares no `needs`: no
     HPSv3 model, no judge server)."""
-    names = reward_names(names) or config.reward_set_names(offline=True, task=task)
-    sets = {name: config.reward_set(name) for name in names}
+    named = reward_names(names)
+    sets = {n: config.reward_set(n) for n in named} or config.reward_sets(offline=True, task=task)
     for name, rewards in sets.items():
         config.check_reward_task(name, rewards.task, task)
     return sets
