@@ -47,7 +47,10 @@ from watercolor.training.study import skip_reason
 @hydra.main(version_base="1.3", config_path="../conf", config_name="train")
 def main(cfg: DictConfig) -> float:
     choices = HydraConfig.get().runtime.choices
-    check_settings(cfg, choices.reward)
+    try:
+        check_settings(cfg, choices.reward)
+    except ValueError as error:  # settings that cannot work together: one line, exit 2
+        usage.fail(error)
     run_dir = Path(HydraConfig.get().runtime.output_dir)
     if reason := skip_reason(cfg.study, cfg.seed, arm_of(choices)):
         print(f"study: not training: {reason}", flush=True)

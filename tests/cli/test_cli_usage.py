@@ -44,6 +44,13 @@ CASES = {
     "evaluate-bad-override": ("evaluate", ["nope=1"], "nope", False),
     "evaluate-unknown-option": ("evaluate", ["model=nope"], "model/nope", False),
     "train-bad-override": ("train", ["nope=1"], "nope", False),
+    "train-other-tasks-reward": ("train", ["task=svg", "reward=coarse", RUN_DIR], "coarse", False),
+    "train-settings-refused": (
+        "train",
+        ["sampler=vllm_colocate", "overlap_rendering=true", RUN_DIR],
+        "sampler=hf",
+        False,
+    ),
     "env.serve-bad-override": ("env.serve", ["--set", "nope=1"], "nope", False),
     "env.serve-unknown-reward": ("env.serve", ["--reward", "nope"], "nope", True),
     "env.serve-other-tasks-reward": ("env.serve", ["--reward", "svg_fine"], "svg_fine", False),
