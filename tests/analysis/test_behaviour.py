@@ -68,6 +68,27 @@ def test_fills_without_a_readable_opacity_leave_the_style_unknown():
     assert style["style/washes"] == 1.0
 
 
+@pytest.mark.parametrize(("code", "bleed", "texture"), [
+    ("brush.fill(1, 2, 3, 90); brush.circle(0, 0, 9);", 0.07, 0.8),  # never set: the defaults
+    ("brush.fillBleed(0); brush.fillTexture(0, 0);", 0.0, 0.0),  # the flat kind's pair
+    ("brush.fillBleed(0.2, 'out'); brush.fillBleed( 0.4 ); brush.fillTexture(0.5, 0.9);", 0.3, 0.5),
+    ("brush.fillBleed(b); brush.fillTexture(t, 0.5);", 0.07, 0.8),  # variables only: unreadable
+])  # fmt: skip
+def test_effective_bleed_and_texture_fall_back_on_the_librarys_defaults(code, bleed, texture):
+    style = style_measures(code)
+    assert style["style/bleed"] == pytest.approx(bleed)
+    assert style["style/texture"] == pytest.approx(texture)
+
+
+@pytest.mark.parametrize(("code", "luminance"), [
+    ("brush.fill(255, 255, 255, 80); brush.fill('#000000');", 0.5),  # white and black
+    ("brush.fill(\"#808080\", 200);", 0.2158605),  # mid grey is darker than half
+    ("brush.fill(r, g, b, 120); brush.fill('red');", math.nan),  # nothing readable
+])  # fmt: skip
+def test_fill_luminance_reads_number_and_hex_colours(code, luminance):
+    assert style_measures(code)["style/fill_luminance"] == pytest.approx(luminance, nan_ok=True)
+
+
 def test_a_painted_layered_wash_is_executed_clean_layered_and_not_flat():
     row = painting_row(paint.layered_watercolour(), WASHES)
     assert row["executed"] == 1.0 and row["clean_run"] == 1.0
