@@ -46,6 +46,13 @@ class Canvas:
     seed: int = 0
     # What the renderer changed or wants known without failing the sketch (e.g. its canvas size).
     notes: list[str] = field(default_factory=list)
+    # The paper(s) the sketch asked for (RGBA; painting: its `background()` colours), as the
+    # harness reports them; [] when it laid down none or the harness has no paper.
+    papers: list[tuple[int, ...]] = field(default_factory=list)
+    # The same sketch painted again with only the paper changed (`paper` its CSS colour), for
+    # reward sets that read opacity (watercolor.rewards.matting); None when not asked for.
+    twin: Canvas | None = None
+    twin_paper: str | None = None
 
     @property
     def ok(self) -> bool:

@@ -19,6 +19,7 @@ import asyncio
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import torch
@@ -148,9 +149,13 @@ class EvaluationSpec:
             threads=self.threads, progress=self.progress, conversation=self.task.conversation,
         )  # fmt: skip
 
-    def paint(self, replies: Sequence[Sample]) -> list[Canvas]:
-        """Every reply through the task's episode once, in a fresh pool closed afterwards."""
-        painter = LocalPainter(self.render, self.task.episode, self.task.harness)
+    def paint(self, replies: Sequence[Sample], second_paper: str | None = None) -> list[Canvas]:
+        """Every reply through the task's episode once, in a fresh pool closed afterwards (and
+        over `second_paper` again when a reward set reads opacity: `RewardSet.second_paper`)."""
+        episode = self.task.episode
+        if second_paper is not None:
+            episode = partial(episode, second_paper=second_paper)
+        painter = LocalPainter(self.render, episode, self.task.harness)
         return asyncio.run(
             paint_replies([s.reply for s in replies], painter, self.seed, self.progress)
         )

@@ -160,6 +160,7 @@ class WarmPage:
         seed: int,
         density: float,
         max_frames: int,
+        paper: str | None = None,
         limit_s: float,
         cpu_s: Callable[[], float] | None = None,
         wall_limit_s: float | None = None,
@@ -179,6 +180,7 @@ class WarmPage:
             "size": size,
             "density": density,
             "maxFrames": max_frames,
+            "paper": paper,
         }
         evaluation = asyncio.ensure_future(self.page.evaluate(RUN_IN_PAGE, options))
         crash = asyncio.ensure_future(self._crashed.wait())
@@ -225,10 +227,13 @@ class WarmPage:
         timings = {"draw_ms": float(report.get("drawMs", 0.0))}
         notes = [str(note)[:300] for note in list(report.get("notes") or [])[:10]]
         png = base64.b64decode(report["png"].split(",", 1)[1]) if report.get("png") else None
+        papers = _papers(report.get("papers"))
         if errors or png is None:  # a sketch that threw keeps what it had painted, if anything
             errors = errors or ["the sketch produced no picture"]
-            return Canvas(Status.ERROR, png=png, errors=errors, notes=notes, timings=timings)
-        return Canvas(Status.OK, png=png, notes=notes, timings=timings)
+            return Canvas(
+                Status.ERROR, png=png, errors=errors, notes=notes, timings=timings, papers=papers
+            )
+        return Canvas(Status.OK, png=png, notes=notes, timings=timings, papers=papers)
 
     async def _stop(self, evaluation: asyncio.Future) -> None:
         """Stop a sketch that ran out of time: terminate its script, forget the evaluation.
@@ -278,6 +283,19 @@ class WarmPage:
             f"the sketch opened a dialog: {dialog.type}({dialog.message[:200]!r}), dismissed"
         )
         asyncio.ensure_future(_quietly(dialog.dismiss()))
+
+
+def _papers(reported: object) -> list[tuple[int, ...]]:
+    """The harness's `papers` (RGBA colours the sketch asked for), checked; [] if it sent none."""
+    if not isinstance(reported, list):
+        return []
+    return [
+        tuple(int(v) for v in colour)
+        for colour in reported[:8]
+        if isinstance(colour, list)
+        and len(colour) == 4
+        and all(isinstance(v, int | float) and 0 <= v <= 255 for v in colour)
+    ]
 
 
 async def _quietly(awaitable) -> None:

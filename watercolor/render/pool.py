@@ -192,10 +192,12 @@ class RenderPool:
         a GPU mode whose driver did not start paints in software without a word."""
         return await self.lanes[0].webgl_renderer()
 
-    async def render(self, sketch: str, seed: int = 0) -> Canvas:
+    async def render(self, sketch: str, seed: int = 0, paper: str | None = None) -> Canvas:
         """Run one sketch (raw JS) on the next free lane and return its Canvas. Never raises
-        for a bad sketch. Timings: `load_ms` until the sketch started (waiting for a free lane
-        and warm page), `draw_ms` in the page, `total_ms` for the whole call, `cpu_ms` the CPU
+        for a bad sketch. `paper` (a CSS colour) asks the harness to paint that paper instead
+        of the one the sketch asks for (painting's harness: every `background()`). Timings:
+        `load_ms` until the sketch started (waiting for a free lane and warm page), `draw_ms`
+        in the page, `total_ms` for the whole call, `cpu_ms` the CPU
         time its browser spent on it (what the time limit counts; Linux)."""
         if self._idle is None:
             self._idle = asyncio.Queue()
@@ -205,7 +207,7 @@ class RenderPool:
         lane = await idle.get()
         waited_ms = (time.perf_counter() - started) * 1000
         try:
-            canvas = await lane.render(sketch, seed)
+            canvas = await lane.render(sketch, seed, paper)
         finally:
             idle.put_nowait(lane)
         timings = dict(canvas.timings)
@@ -295,18 +297,20 @@ class BrowserLane:
         pids = self._processes()
         return CpuMeter(pids) if pids else None
 
-    async def render(self, sketch: str, seed: int = 0) -> Canvas:
+    async def render(self, sketch: str, seed: int = 0, paper: str | None = None) -> Canvas:
         """Run one sketch (raw JS) and return its Canvas. Never raises for a bad sketch.
 
         Timings as `RenderPool.render`'s (`load_ms` here counts only the wait for a page).
         """
         started = time.perf_counter()
-        canvas = await self._render_with_retry(sketch, seed, started)
+        canvas = await self._render_with_retry(sketch, seed, started, paper)
         timings = {"load_ms": 0.0, "draw_ms": 0.0, **canvas.timings}
         timings["total_ms"] = (time.perf_counter() - started) * 1000
         return replace(canvas, timings=timings, sketch=sketch, seed=seed)
 
-    async def _render_with_retry(self, sketch: str, seed: int, started: float) -> Canvas:
+    async def _render_with_retry(
+        self, sketch: str, seed: int, started: float, paper: str | None
+    ) -> Canvas:
         """A sketch hit by our failure (browser died, page broke) runs once more on a fresh
         page, relaunching the browser if needed; a second failure is `infra_error`. A sketch
         whose browser the pool itself closed (after a neighbour's time-out) runs again without
@@ -314,7 +318,7 @@ class BrowserLane:
         failures = 0
         for _ in range(MAX_RESTARTS_PER_SKETCH + 2):
             try:
-                return await self._render_once(sketch, seed, started)
+                return await self._render_once(sketch, seed, started, paper)
             except Retired:
                 continue
             except (BrowserGone, HarnessBroken, PlaywrightError, OSError) as error:
@@ -328,7 +332,9 @@ class BrowserLane:
                     "times under it (neighbouring sketches ran past their limit)"],
         )  # fmt: skip
 
-    async def _render_once(self, sketch: str, seed: int, started: float) -> Canvas:
+    async def _render_once(
+        self, sketch: str, seed: int, started: float, paper: str | None
+    ) -> Canvas:
         async with self._slots:
             page = await self._take_page()
             load_ms = (time.perf_counter() - started) * 1000
@@ -337,6 +343,7 @@ class BrowserLane:
                 canvas = await page.run(
                     sketch,
                     seed=seed,
+                    paper=paper,
                     density=self.config.pixel_density,
                     max_frames=self.config.max_frames,
                     limit_s=self.config.time_limit_s,

@@ -35,7 +35,7 @@ canvas's total (gated canvases stay at 0).
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from watercolor.canvas import Canvas
@@ -86,6 +86,7 @@ class RewardSet:
         group_components: Mapping[str, Mapping] | None = None,
         needs: Sequence[str] = (),
         task: str | None = None,
+        second_paper: str | None = None,
     ) -> None:
         self.components = {name: Component.of(name, spec) for name, spec in components.items()}
         self.group_components = {
@@ -102,6 +103,9 @@ class RewardSet:
         # `name`): evaluation scores a task's canvases with its own sets, training refuses
         # another task's (`watercolor.config.check_reward_task`). None: any task's.
         self.task = task
+        # The paper (#rrggbb) each passing reply is painted over a second time, for components
+        # that read opacity from the pair (`watercolor.rewards.matting`); None: one render.
+        self.second_paper = second_paper
 
     @property
     def weights(self) -> dict[str, float]:
@@ -144,3 +148,14 @@ class RewardSet:
         if not self.normalise:
             return weighted_sum
         return weighted_sum / sum(abs(w) for w in self.weights.values())
+
+
+def second_paper(reward_sets: Iterable[RewardSet]) -> str | None:
+    """The one second paper these sets ask the painter for (None if none asks); two sets asking
+    for different papers cannot share a render, which is an error."""
+    asked = {rewards.second_paper for rewards in reward_sets} - {None}
+    if len(asked) > 1:
+        raise ValueError(
+            f"reward sets ask for different second papers {sorted(asked)}: score them apart"
+        )
+    return asked.pop() if asked else None

@@ -91,12 +91,25 @@ def wash_factor(
     v = view(canvas)
     if v is None or not v.painted:
         return 0.0
-    sigma = speckle_sigma(v.lab[..., 0], v.paint & ~v.hard_edges)
-    layering = ramp(tone_count(v), one_wash, layered)
-    quality = layering * (1 - even_fills(v, flat, hard, even)) * (1 - ramp(sigma, *speckle))
+    quality = wash_quality(v, one_wash, layered, speckle, flat, hard, even)
     if quality == 0:
         return 0.0  # the load is the costly reading; skip it when nothing is left to scale
     return quality * (floor + (1 - floor) * v.extent * wash_lightness(v, light, heavy))
+
+
+def wash_quality(
+    v: View,
+    one_wash: int = 12,
+    layered: int = 20,
+    speckle: tuple[float, float] = (0.004, 0.015),
+    flat: tuple[float, float] = (0.25, 0.35),
+    hard: tuple[float, float] = (0.1, 0.6),
+    even: tuple[float, float] = (0.45, 0.65),
+) -> float:
+    """[0, 1]: `layered` x `not even_fills` x `not speckled` (the module docstring's first 3)."""
+    sigma = speckle_sigma(v.lab[..., 0], v.paint & ~v.hard_edges)
+    layering = ramp(tone_count(v), one_wash, layered)
+    return layering * (1 - even_fills(v, flat, hard, even)) * (1 - ramp(sigma, *speckle))
 
 
 def scaled_total(

@@ -52,9 +52,12 @@ async def gated_render(
     seed: int,
     gate: Callable[[str], tuple[str | None, list[Violation]]],
     blank: Callable[[Canvas], list[Violation]],
+    second_paper: str | None = None,
 ) -> Canvas:
     """`gate(reply)` -> (code, violations); render the code with `seed` if none, then refuse the
-    canvas `blank` finds fault with (status violation, its PNG kept)."""
+    canvas `blank` finds fault with (status violation, its PNG kept). With `second_paper`, a
+    canvas that passes is painted again over that paper, same seed (`Canvas.twin`), for reward
+    sets that read opacity from the pair (`watercolor.rewards.matting`)."""
     code, violations = gate(reply)
     if violations:
         return refused(violations, sketch=code or "", reply=reply, seed=seed)
@@ -66,6 +69,9 @@ async def gated_render(
             violations=[v.code for v in found],
             errors=[*canvas.errors, *(v.message for v in found)],
         )
+    if canvas.ok and second_paper is not None:
+        twin = await pool.render(code, seed=seed, paper=second_paper)
+        canvas = replace(canvas, twin=twin, twin_paper=second_paper)
     return replace(canvas, sketch=code, reply=reply)
 
 

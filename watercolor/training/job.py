@@ -49,12 +49,17 @@ def build_policy(model: DictConfig):
     return policy, tokenizer, lora
 
 
-def build_painter(renderer: DictConfig, task: DictConfig) -> Painter:
+def build_painter(
+    renderer: DictConfig, task: DictConfig, second_paper: str | None = None
+) -> Painter:
     """A local warm Chromium pool of the task's harness running its episode (`task` is the
     task's config; renderer is a RenderConfig), or a remote painter as given, told the episode
-    its servers must run (`RemotePainter`)."""
+    its servers must run (`RemotePainter`). `second_paper`: the reward set's
+    (`RewardSet.second_paper`), bound into the episode so each passing reply is painted twice."""
     built = instantiate(renderer)
     episode = task.episode
+    if second_paper is not None:
+        episode = OmegaConf.merge(episode, {"second_paper": second_paper})
     if isinstance(built, RenderConfig):
         return LocalPainter(built, instantiate(episode), instantiate(task.harness))
     # OpenEnv's client (and the server and gradio its package imports) only for renderer=remote:
@@ -193,7 +198,7 @@ def build_inputs(cfg: DictConfig, task: Task, tokenizer) -> Inputs:
     """The painter, the scorer over it (the run's reward set), the callbacks and the way the
     group is generated: TRL itself, revision episodes or overlap_rendering (hf sampler only),
     or, for models that take images revising, TRL's tool loop (the environment owns the reward)."""
-    painter = build_painter(cfg.renderer, cfg.task)
+    painter = build_painter(cfg.renderer, cfg.task, cfg.reward.get("second_paper"))
     logger = RolloutLogger(every=cfg.tracking.log_canvases_every, suffix=task.suffix)
     trainer_kwargs = OmegaConf.to_container(cfg.trainer, resolve=True)
     rewards_cpu = RewardsCpu() if cfg.tracking.cpu_split else None

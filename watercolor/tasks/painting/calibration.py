@@ -20,6 +20,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 from hydra.utils import instantiate
@@ -50,9 +51,12 @@ def corpus_replies(kind: str, count: int, seed: int, split: str = "train") -> li
     ]
 
 
-async def render_replies(replies: Sequence[str], render: RenderConfig) -> list[Canvas]:
-    """Each reply gated and rendered once (seed 0) in a fresh pool, closed afterwards."""
-    painter = LocalPainter(render, paint, harness())
+async def render_replies(
+    replies: Sequence[str], render: RenderConfig, second_paper: str | None = None
+) -> list[Canvas]:
+    """Each reply gated and rendered once (seed 0) in a fresh pool, closed afterwards (and again
+    over `second_paper` when given: `RewardSet.second_paper`)."""
+    painter = LocalPainter(render, partial(paint, second_paper=second_paper), harness())
     try:
         return list(await asyncio.gather(*(painter(reply, 0) for reply in replies)))
     finally:

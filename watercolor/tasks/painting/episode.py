@@ -33,9 +33,18 @@ if TYPE_CHECKING:
 
 
 async def paint(
-    pool: RenderPool, reply: str, *, seed: int = 0, rules: GateRules = DEFAULT_RULES
+    pool: RenderPool,
+    reply: str,
+    *,
+    seed: int = 0,
+    rules: GateRules = DEFAULT_RULES,
+    second_paper: str | None = None,
 ) -> Canvas:
     """Gate `reply`, render its sketch with `seed` if it passes, and refuse a blank canvas
-    (`watercolor.tasks.episode.gated_render` with painting's gate and blank check)."""
+    (`watercolor.tasks.episode.gated_render` with painting's gate and blank check). With
+    `second_paper` (a CSS colour) a canvas that passes is painted again with every
+    `background()` of the sketch painting that colour instead (`Canvas.twin`)."""
     gate = partial(check_reply, rules=rules)
-    return await gated_render(pool, reply, seed, gate=gate, blank=check_canvas)
+    return await gated_render(
+        pool, reply, seed, gate=gate, blank=check_canvas, second_paper=second_paper
+    )

@@ -15,6 +15,7 @@
   const toDataURL = HTMLCanvasElement.prototype.toDataURL;
   const createCanvas = P5.prototype.createCanvas;
   const pixelDensity = P5.prototype.pixelDensity;
+  const background = P5.prototype.background;
   const createElement = Document.prototype.createElement;
   const appendChild = Node.prototype.appendChild;
   const ErrorEventType = ErrorEvent;
@@ -127,8 +128,82 @@
     return apply(pixelDensity, this, [value]);
   }
 
+  // The paper: what the sketch asks `background()` for is recorded (`papers` in the report, up
+  // to MAX_PAPERS distinct RGBA colours), and with `options.paper` set every such call paints
+  // that colour instead, so the same sketch can be painted again over another paper, nothing
+  // else changed (watercolor.rewards.matting reads opacity from the pair).
+  const MAX_PAPERS = 4;
+  function guardedBackground(...args) {
+    if (!run || this !== run.instance || !run.sketchStarted) return apply(background, this, args);
+    const asked = apply(this.color, this, args)._getRGBA([255, 255, 255, 255]).map(Math.round);
+    const key = asked.join(",");
+    if (!run.paperKeys.includes(key) && run.paperKeys.length < MAX_PAPERS) {
+      run.paperKeys[run.paperKeys.length] = key;
+      run.papers[run.papers.length] = asked;
+    }
+    return apply(background, this, run.paper ? [run.paper] : args);
+  }
+
   P5.prototype.createCanvas = guardedCreateCanvas;
   P5.prototype.pixelDensity = guardedPixelDensity;
+  P5.prototype.background = guardedBackground;
+
+  // No painted pixels reach the sketch's code: a sketch that could read the canvas back could
+  // tell which paper it is painted on and paint differently on each (the harness keeps its own
+  // toDataURL, saved above). Every route we know of from a WebGL canvas into JS values is
+  // closed: readPixels (p5's get() and loadPixels() on a WEBGL canvas), encoding a canvas
+  // (toDataURL, toBlob, convertToBlob), drawing a WebGL canvas into a 2D one (drawImage,
+  // createPattern: p5 reads its own 2D images with getImageData, which stays), streams,
+  // bitmaps and video frames. A side channel (timing) is not closed; the matting's residual
+  // check catches a sketch that paints differently on the two papers all the same.
+  function noReadback(name) {
+    throw new Error(`reading pixels back (${name}) is not available to sketches in this renderer`);
+  }
+  function seal(owner, name, value) {
+    Object.defineProperty(owner, name, { value, writable: false, configurable: false });
+  }
+  const glCanvases = new WeakSet();
+  for (const Owner of [HTMLCanvasElement, OffscreenCanvas]) {
+    const getContext = Owner.prototype.getContext;
+    seal(Owner.prototype, "getContext", function (type, ...rest) {
+      const context = apply(getContext, this, [type, ...rest]);
+      if (context instanceof GL1 || context instanceof GL2) glCanvases.add(this);
+      return context;
+    });
+  }
+  for (const [owner, name] of [
+    [GL1.prototype, "readPixels"],
+    [GL2.prototype, "readPixels"],
+    [HTMLCanvasElement.prototype, "toDataURL"],
+    [HTMLCanvasElement.prototype, "toBlob"],
+    [HTMLCanvasElement.prototype, "captureStream"],
+    [OffscreenCanvas.prototype, "convertToBlob"],
+    [OffscreenCanvas.prototype, "transferToImageBitmap"],
+  ]) {
+    seal(owner, name, () => noReadback(name));
+  }
+  for (const Context of [CanvasRenderingContext2D, OffscreenCanvasRenderingContext2D]) {
+    for (const name of ["drawImage", "createPattern"]) {
+      const original = Context.prototype[name];
+      seal(Context.prototype, name, function (source, ...rest) {
+        if (glCanvases.has(source)) noReadback(`${name} of a WEBGL canvas`);
+        return apply(original, this, [source, ...rest]);
+      });
+    }
+  }
+  // background() in WEBGL sets the clear colour, which getParameter would hand back.
+  const COLOR_CLEAR_VALUE = 0x0c22;
+  for (const GL of [GL1, GL2]) {
+    const getParameter = GL.prototype.getParameter;
+    function guardedGetParameter(name) {
+      if (name === COLOR_CLEAR_VALUE) noReadback("the clear colour");
+      return apply(getParameter, this, [name]);
+    }
+    seal(GL.prototype, "getParameter", guardedGetParameter);
+  }
+  for (const name of ["createImageBitmap", "VideoFrame", "ImageCapture", "ImageDecoder"]) {
+    seal(window, name, undefined);
+  }
 
   const NO_CANVAS =
     "no canvas: the sketch never called createCanvas(width, height, WEBGL) in global mode " +
@@ -181,7 +256,7 @@
   function finish() {
     if (run.ended) return;
     run.ended = true;
-    const report = { errors: [], png: null, setupMs: run.setupMs, drawMs: 0, frames: 0 };
+    const report = { errors: [], png: null, setupMs: run.setupMs, drawMs: 0, frames: 0, papers: [] };
     try {
       if (run.instance) {
         report.frames = run.instance.frameCount;
@@ -201,6 +276,7 @@
     later(() => {
       report.errors = apply(slice, run.errors, []);
       report.notes = apply(slice, run.notes, []);
+      report.papers = apply(slice, run.papers, []);
       run.resolve(report);
     }, SETTLE_MS);
   }
@@ -220,7 +296,7 @@
   function start(options) {
     if (run) return Promise.reject(new Error("this document already ran a sketch"));
     return new Promise((resolve) => {
-      const fresh = { errors: [], notes: [], ended: false, sketchStarted: false, createdCanvas: false };
+      const fresh = { errors: [], notes: [], papers: [], paperKeys: [], ended: false, sketchStarted: false, createdCanvas: false };
       run = { ...options, ...fresh, resolve, instance: null, setupMs: 0, start: now() };
       Math.random = seededRandom(options.seed);
       const script = apply(createElement, document, ["script"]);
