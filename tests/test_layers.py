@@ -31,7 +31,7 @@ LAYERS = (
     "evaluation",  # sampling a model, painting and scoring its replies
     "training",    # the GRPO job's parts and the study around many jobs
     "bench",       # one benchmark a module
-    "score", "compare", "evaluate", "train",  # `python -m` entry points
+    "score", "compare", "evaluate", "train", "audit",  # `python -m` entry points
 )  # fmt: skip
 
 # Command lines inside a layer: each composes a task, a pool and models from above its layer.
@@ -111,7 +111,9 @@ def test_imports_run_down_the_layers():
 
 
 def test_only_command_lines_import_command_lines():
-    entry_points = {f"watercolor.{name}" for name in ("score", "compare", "evaluate", "train")}
+    entry_points = {
+        f"watercolor.{name}" for name in ("score", "compare", "evaluate", "train", "audit")
+    }
     callers = [
         f"{module} -> {target}"
         for module, targets in graph().items()

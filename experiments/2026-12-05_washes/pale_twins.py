@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import re
 from dataclasses import replace
 
 import pandas as pd
@@ -35,26 +34,12 @@ from watercolor.tasks.painting.translucency_calibration import (
     measures,
     opaque,
     paired_difference,
+    pale,
     wash_pairs,
 )
 
-FILL = re.compile(r"brush\.fill\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)")
-BACKGROUND = re.compile(r"""background\(\s*["']#([0-9a-fA-F]{6})["']\s*\)""")
 SETS = ("washes", "fine_grained")
 KINDS = ("translucent", "opaque", "pale")
-
-
-def pale(sketch: str) -> str:
-    """`sketch` with each `brush.fill(r, g, b, a)` at opacity 255 in the colour it shows alone."""
-    found = BACKGROUND.search(sketch)
-    paper = [int(found.group(1)[i : i + 2], 16) for i in (0, 2, 4)] if found else [255] * 3
-
-    def mixed(match: re.Match) -> str:
-        *rgb, alpha = (int(g) for g in match.groups())
-        shown = [round(p + (c - p) * alpha / 255) for c, p in zip(rgb, paper, strict=True)]
-        return "brush.fill({}, {}, {}, 255)".format(*shown)
-
-    return FILL.sub(mixed, sketch)
 
 
 def main() -> None:

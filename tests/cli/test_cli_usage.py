@@ -33,6 +33,7 @@ CASES = {
     "score-missing-sketch": ("score", [MISSING], MISSING, False),
     "score-unknown-reward": ("score", [MISSING, "--reward", "nope"], "nope", False),
     "score-other-tasks-reward": ("score", [MISSING, "--reward", "svg_fine"], "svg_fine", False),
+    "audit-unknown-reward": ("audit", ["reward=nope"], "nope", False),
     "compare-missing-records": ("compare", ["--records", MISSING], MISSING, False),
     "compare-missing-sweep-dir": ("compare", ["--sweep-dir", MISSING, STORE], MISSING, False),
     "compare-unknown-experiment": ("compare", ["--experiment", "nope", STORE], "nope", False),

@@ -1,12 +1,13 @@
 """Real sketches in real Chromium: every genuine watercolour outscores every cheat.
 
-Table-driven over the sketches written for these tests (`sketches/*.js`: the first line names
-the prompt, the second says `Genuine` or `Cheat` and what it is) and the painting task's seven
-sample watercolours. Beyond "every genuine above every cheat": a canvas the task flags blank
-earns at most the execution terms, and a sheet of one ground colour (paper, a tint, a dark
-`background`) with a few marks at most half of the weakest genuine painting. Each sketch is
-rendered once, at pixel density 0.5 as in training, and its canvas scored by `coarse`,
-`fine_grained`, `gated`, `translucent` and `washes` under two gate settings:
+Table-driven over the painting task's audit sketches (watercolor/tasks/painting/audit_sketches:
+the first line names the prompt, the second says `Genuine` or `Cheat` and what it is) and its
+seven sample watercolours, the table `python -m watercolor.audit` scores too. Beyond "every
+genuine above every cheat": a canvas the task flags blank earns at most the execution terms,
+and a sheet of one ground colour (paper, a tint, a dark `background`) with a few marks at most
+half of the weakest genuine painting. Each sketch is rendered once, at pixel density 0.5 as in
+training, and its canvas scored by `coarse`, `fine_grained`, `gated`, `translucent` and
+`washes` under two gate settings:
 
 - `anchor`: the painting task's static gate with the anchor's rules, what training sees. It
   refuses sketches drawing with bare p5 primitives, so those cheats score through
@@ -22,9 +23,7 @@ once and only the refusal differs (what `tasks.painting.episode.paint` would ret
 """
 
 import asyncio
-import re
 from dataclasses import replace
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -34,24 +33,14 @@ from watercolor.config import reward_set
 from watercolor.render import RenderConfig, RenderPool
 from watercolor.rewards.coverage import not_blank
 from watercolor.tasks.episode import refused
-from watercolor.tasks.painting import sample_sketches
+from watercolor.tasks.painting.audit import SAMPLE_PROMPTS, audit_table
 from watercolor.tasks.painting.gate import check_canvas, check_reply, painted_fraction
 from watercolor.tasks.painting.harness import HARNESS
 
-SKETCHES_DIR = Path(__file__).parent / "sketches"
 RENDER = RenderConfig(pixel_density=0.5, workers=2, time_limit_s=30.0)
 REWARDS = ("coarse", "fine_grained", "gated", "translucent", "washes")
 GUARDED = ["fine_grained", "gated", "translucent", "washes"]  # the sets that must not be fooled
 GATES = ("anchor", "off")
-SAMPLE_PROMPTS = {  # what each sample paints, as a training prompt (SAMPLES_DIR/README.md)
-    "hibiscus": "paint a peach hibiscus in watercolour",
-    "koi": "paint a coral koi fish in watercolour",
-    "mountains": "paint a cobalt mountain range in watercolour",
-    "pears": "paint an olive pear in watercolour",
-    "sailboat": "paint a turquoise sailboat in watercolour",
-    "sunset": "paint a violet sunset sky in watercolour",
-    "vase": "paint a crimson tulip in watercolour",
-}
 # Cheat -> how it ends up with the gate off (status, violations); anything else renders ok.
 CHEAT_OUTCOMES = {
     "blank": (Status.VIOLATION, ["blank_canvas"]),
@@ -93,17 +82,8 @@ EXECUTION_TERMS = ("gate_pass", "length_ramp")  # all a blank canvas may earn (u
 MARGIN = 0.05  # genuine over cheat; scores are reproducible to ~0.01 (SwiftShader)
 
 
-def written(name: str) -> tuple[str, str, str]:
-    """(kind, prompt, source) of a sketch written for these tests."""
-    source = (SKETCHES_DIR / f"{name}.js").read_text()
-    prompt = re.match(r"// prompt: (.+)", source).group(1)
-    kind = "genuine" if source.splitlines()[1].startswith("// Genuine") else "cheat"
-    return kind, prompt, source
-
-
-SAMPLES = sample_sketches()
-TABLE = {name: ("genuine", prompt, SAMPLES[name]) for name, prompt in SAMPLE_PROMPTS.items()}
-TABLE |= {path.stem: written(path.stem) for path in sorted(SKETCHES_DIR.glob("*.js"))}
+# The painting task's audit sketches (`python -m watercolor.audit` scores its pairs too).
+TABLE = {s.name: (s.kind, s.prompt, s.reply) for s in audit_table(pairs=0).sketches}
 GENUINE = [name for name, (kind, _, _) in TABLE.items() if kind == "genuine"]
 CHEATS = [name for name, (kind, _, _) in TABLE.items() if kind == "cheat"]
 

@@ -25,7 +25,12 @@ OPTIONS = [
 ]
 EXPERIMENTS = [option for group, option in OPTIONS if group == "experiment"]
 # Where a conf value deliberately differs from its dataclass's default (the YAML says why).
-DELIBERATE = {("watercolor.render.pool.RenderConfig", "pixel_density")}
+DELIBERATE = {
+    ("watercolor.render.pool.RenderConfig", "pixel_density"),
+    # optional (None: a task without an audit table, so a user's own task config needs none);
+    # the shipped tasks give theirs
+    ("watercolor.tasks.Task", "audit"),
+}
 # A renderer option's own setting, parting from RenderConfig's default (its YAML says why).
 RENDERERS_THAT_PART = {("rich", "time_limit_s"), ("gpu", "webgl")}
 # The dearest watercolour a frontier model wrote (issue 21: 4-41 CPU-s alone, training density).

@@ -26,6 +26,8 @@ CHECKOUT = Path(__file__).resolve().parents[2]
 # Settings that say where and how fast a run goes, not what it computes: left out of the hash
 # (as is the seed, which is what the runs of one set are meant to differ in).
 NOT_HASHED = ("seed", "paths", "tracking", "study", "resume", "threads")
+# Task fields no run reads: the reward audit's table (`python -m watercolor.audit`).
+TASK_NOT_HASHED = ("audit",)
 # The parts of the checkout that decide what training computes (a change elsewhere, in tests,
 # docs or experiments, leaves the run as it was).
 CODE_PATHS = ("watercolor", "conf", "pyproject.toml")
@@ -35,8 +37,10 @@ WEIGHT_FILES = ("*.safetensors", "*.bin")
 
 def config_hash(config: Mapping) -> str:
     """12 hex digits of the config (unresolved, so paths that differ by checkout do not count)
-    without `NOT_HASHED`."""
+    without `NOT_HASHED` (nor the task's `TASK_NOT_HASHED`)."""
     kept = {k: v for k, v in config.items() if k not in NOT_HASHED and k != "hydra"}
+    if isinstance(kept.get("task"), Mapping):
+        kept["task"] = {k: v for k, v in kept["task"].items() if k not in TASK_NOT_HASHED}
     text = json.dumps(kept, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 

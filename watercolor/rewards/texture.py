@@ -18,7 +18,8 @@ faint streaks), even with bleed and texture off and opacity 255, and its "opaque
 only ~80 % opaque. So a gradient is not pigment variation (`pigment_variation` measures
 blotches, not slopes), a single wash is worth a few tones by itself (`translucent_layering`
 counts those beyond it), and a bleeding edge is told from a clean one by its outline as much
-as by its ramp (`edge_softness`). Calibrated on real renders: tests/rewards/sketches.
+as by its ramp (`edge_softness`). Calibrated on real renders:
+watercolor/tasks/painting/audit_sketches.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from omegaconf import DictConfig
 
 if TYPE_CHECKING:  # the analysis imports tasks without the renderer's Playwright
     from watercolor.render.harness import Harness
+    from watercolor.tasks.audit import AuditTable
 
 
 @dataclass
@@ -46,6 +47,9 @@ class Task:
     - `feedback_image_px`: the canvas's size in the feedback that models taking images see;
     - `style(reply)`: the task's code-read `style/<name>` measures of a clean run, columns of
       every evaluation (`watercolor.analysis.behaviour.behaviour_row`); null in the config: none.
+    - `audit(pairs=N)`: the table `python -m watercolor.audit` scores a reward set on (genuine
+      sketches, cheats, `N` matched pairs a kind: `watercolor.tasks.audit.AuditTable`); null: the
+      task has none.
     """
 
     name: str
@@ -61,6 +65,7 @@ class Task:
     style: Callable[[str], dict[str, float]] | None
     turns: int = 1
     feedback_image_px: int = 128
+    audit: Callable[..., AuditTable] | None = None
 
     def prompts(self, split: str) -> Sequence[str]:
         """The `train` or `heldout` prompts."""

@@ -11,17 +11,16 @@ the library's defaults (bleed 0.07, texture 0.8, border 0.5: no setter called) o
 - `translucent`: the washes as the writer wrote them (fill opacity 60-150);
 - `opaque`: the same code with every fill at opacity 255.
 
-Opacity is the only difference, so a statistic that tells the two apart reads translucency, not
-bleed, grain or composition. Both are gated and rendered by the task's episode with the
-training renderer (pixel density 0.5) and a 30 s limit (busy cores), seed 0.
+Opacity is the only difference (the pairs are made in `watercolor.tasks.painting.twins`), so a
+statistic that tells the two apart reads translucency, not bleed, grain or composition. Both
+are gated and rendered by the task's episode with the training renderer (pixel density 0.5) and
+a 30 s limit (busy cores), seed 0.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import random
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -36,48 +35,13 @@ from watercolor.rewards.pixels import view
 from watercolor.rewards.reward_set import RewardSet
 from watercolor.rewards.translucency import translucent_washes, wash_load
 from watercolor.tasks.painting.calibration import render_replies, training_render_config
-from watercolor.tasks.painting.painter.motifs import compose
-from watercolor.tasks.painting.painter.sketches import layered, palette
-from watercolor.tasks.painting.painter.subjects import read_prompt
-from watercolor.tasks.painting.prompts import COLOURS, prompts
 
-_FILL_ALPHA = re.compile(r"(brush\.fill\(\s*\d+\s*,\s*\d+\s*,\s*\d+\s*,\s*)\d+(\s*\))")
-_WASH_SETTING = re.compile(r"^[ \t]*brush\.fill(?:Bleed|Texture)\(.*\);\n", re.MULTILINE)
-
-
-def opaque(sketch: str) -> str:
-    """`sketch` with every `brush.fill(r, g, b, alpha)` at alpha 255."""
-    return _FILL_ALPHA.sub(r"\g<1>255\g<2>", sketch)
-
-
-def wash_settings(rng: random.Random) -> list[str]:
-    """Bleed and texture at p5.brush's defaults (a third: no call) or above them."""
-    if rng.random() < 1 / 3:
-        return []
-    bleed, texture, border = rng.uniform(0.07, 0.4), rng.uniform(0.8, 1.0), rng.uniform(0.5, 1.0)
-    return [f"brush.fillBleed({bleed:.2f});", f"brush.fillTexture({texture:.2f}, {border:.2f});"]
-
-
-def wash_pair(prompt: str, rng: random.Random) -> tuple[str, str]:
-    """(translucent, opaque) replies painting one corpus composition for `prompt`."""
-    asked, motif = read_prompt(prompt)
-    colour = asked or rng.choice(list(COLOURS))
-    washes = layered(compose(motif, rng), palette(COLOURS[colour], rng), rng, quality=1.0)
-    sketch = _WASH_SETTING.sub("", washes)
-    settings = "".join(f"\n  {line}" for line in wash_settings(rng))
-    sketch = sketch.replace("brush.noStroke();", "brush.noStroke();" + settings, 1)
-    return f"```js\n{sketch}\n```", f"```js\n{opaque(sketch)}\n```"
-
-
-def wash_pairs(count: int, seed: int, split: str) -> list[tuple[str, str, str]]:
-    """`count` (prompt, translucent, opaque) for prompts of `split`, one seeded stream a pair."""
-    texts = prompts(split)
-    pairs = []
-    for i in range(count):
-        rng = random.Random(f"translucency:{seed}:{i}")
-        prompt = rng.choice(texts)
-        pairs.append((prompt, *wash_pair(prompt, rng)))
-    return pairs
+# The pairs it measures (their module since the reward audit paints them too), importable from
+# here as before (the washes study's scripts, the tests).
+from watercolor.tasks.painting.twins import opaque as opaque
+from watercolor.tasks.painting.twins import pale as pale
+from watercolor.tasks.painting.twins import wash_pair as wash_pair
+from watercolor.tasks.painting.twins import wash_pairs
 
 
 def measures(canvas: Canvas, prompt: str, sets: dict[str, RewardSet]) -> dict[str, float]:

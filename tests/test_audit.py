@@ -1,0 +1,161 @@
+"""`python -m watercolor.audit`: every shipped offline reward set's audit, and the verdict each
+gets today.
+
+Each task's table is rendered once (a module fixture, real Chromium, training's renderer) and
+scored by every offline set of the task, as the command scores one. The expected failures are
+what each set gets today, measured, not what it should get: a change to a set, a component or
+the table that moves a verdict fails here, and the line to change is the set's below (with the
+README's excerpt if it moves). SVG's table renders in seconds (fast tier); painting's takes
+minutes (slow tier).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from watercolor import audit
+from watercolor.analysis.audit import Margins, audit_lines
+from watercolor.config import compose_train, reward_set, reward_sets
+from watercolor.render import cli
+from watercolor.tasks import build_task
+
+# Set -> the lines that fail today (cheats by name, pair kinds by twin), measured 2026-12-05.
+# Margins: a cheat earns at most half of the weakest genuine painting; a pair kind's 95 % CI of
+# mean(reference - twin) lies above 0. Every other line passes.
+FLAT_FILLS = {"flat_blocks_brush", "flat_mosaic_brush", "translucent_brush_plain"}
+BRUSH_WASHES = {"huge_wash_brush", "brush_ground_wash"}
+THROWS = {"throws", "throws_in_draw"}
+PAINTING_FAILS = {
+    # pays the look: flat fills, one blob, the sheets, whatever threw; neither twin below
+    "coarse": FLAT_FILLS | BRUSH_WASHES | THROWS | {"huge_blob_brush", "dark_sheet_wash",
+              "paper_small_painting", "tinted_sheet_wash", "opaque", "pale"},
+    # p5.brush's flat fills and one huge wash at 0.64-0.80 of the weakest; the opaque twin
+    # scores higher (-0.079 [-0.160, -0.000])
+    "fine_grained": FLAT_FILLS | BRUSH_WASHES | THROWS | {"opaque"},
+    "gated": FLAT_FILLS | BRUSH_WASHES | {"opaque"},  # pays nothing that threw
+    "translucent": FLAT_FILLS | BRUSH_WASHES | THROWS | {"opaque"},
+    "washes": {"pale"},  # every cheat <= 0.26; the pale twin paid as its translucent one
+    # the judge's win rate against 4 references: one huge wash, p5.brush's flat fills; no twin
+    "pixel_judge": {"huge_wash_brush", "flat_mosaic_brush", "translucent_brush_plain",
+                    "opaque", "pale"},
+}  # fmt: skip
+SVG_FAILS = {
+    # a solid block of the exact hex beats layered glazes, as designed (the opaque twin too)
+    "svg_coarse": {"flat_block-0", "flat_block-1", "flat_shapes-0", "flat_shapes-1",
+                   "off_colour-0", "off_colour-1", "colour_sheet", "stacked_veils", "opaque"},
+    # reads translucency and shape count from the document: ten stacked veils beat a picture
+    "svg_fine": {"flat_block-0", "flat_block-1", "off_colour-0", "off_colour-1", "stacked_veils"},
+}  # fmt: skip
+# Lines whose verdict is not asserted, being too close to call today: only that their value (a
+# cheat's share, a pair kind's lower bound) stays in the range. SwiftShader's fills move a total
+# by ~0.01 between runs and machines (shares 0.506 and 0.479 today); the pixel judge's win rate
+# moves in steps of 1/8 (its comparisons, each a fine_grained total against a reference's), so
+# one close comparison moves a share by ~0.2 (0.516, 0.522 and a lower bound of -0.000 today).
+UNSETTLED = {
+    "fine_grained": {"brush_ground_wash": (0.45, 0.55)},
+    "gated": {"brush_ground_wash": (0.45, 0.55)},
+    "translucent": {"huge_blob_brush": (0.45, 0.55)},
+    "pixel_judge": {
+        "flat_mosaic_brush": (0.3, 0.75),
+        "translucent_brush_plain": (0.3, 0.75),
+        "pale": (-0.1, 0.1),
+    },
+}
+
+
+async def rendered(task_name: str, pairs: int | None = None):
+    cfg = compose_train([f"task={task_name}"])
+    task = build_task(cfg.task)
+    table = audit.audit_table(task, pairs)
+    config = cli.render_config(cfg, workers=2)
+    return table, await audit.render_table(table, task, config, progress=False)
+
+
+def failures(table, canvases, name: str) -> set[str]:
+    """The lines of `name`'s audit that fail, but its `UNSETTLED` ones (checked in range)."""
+    lines = audit_lines(*audit.score_table(table, canvases, reward_set(name)), Margins())
+    lines = lines.set_index("name", drop=False)
+    unsettled = UNSETTLED.get(name, {})
+    for line, (low, high) in unsettled.items():
+        value = lines.loc[line, "share" if lines.loc[line, "kind"] == "cheat" else "low"]
+        assert low <= value <= high, (name, line, value)
+    failed = lines.loc[lines["passed"].notna() & ~lines["passed"].fillna(True).astype(bool)]
+    return set(failed["name"]) - set(unsettled)
+
+
+@pytest.fixture(scope="module")
+async def svg_table():
+    return await rendered("svg")
+
+
+@pytest.fixture(scope="module")
+async def painting_table():
+    return await rendered("painting")
+
+
+def test_every_offline_set_of_each_task_is_audited_here():
+    for task, expected in (("painting", PAINTING_FAILS), ("svg", SVG_FAILS)):
+        shipped = set(reward_sets(offline=True, task=task))
+        assert shipped == set(expected), (
+            f"give each new set of the {task} task the lines its audit fails today "
+            f"(python -m watercolor.audit task={task} reward=<set>), and drop the sets that are "
+            f"gone: new {sorted(shipped - set(expected))}, gone {sorted(set(expected) - shipped)}"
+        )
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", sorted(SVG_FAILS))
+def test_svg_sets_audit_as_today(svg_table, name):
+    table, canvases = svg_table
+    assert not [s.name for s in table.sketches if s.kind == "genuine" and not canvases[s.reply].ok]
+    assert failures(table, canvases, name) == SVG_FAILS[name] - set(UNSETTLED.get(name, {}))
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.parametrize("name", sorted(PAINTING_FAILS))
+def test_painting_sets_audit_as_today(painting_table, name):
+    table, canvases = painting_table
+    assert not [s.name for s in table.sketches if s.kind == "genuine" and not canvases[s.reply].ok]
+    assert all(canvases[r].ok for p in table.pairs for r in (p.reference, p.twin))
+    assert failures(table, canvases, name) == PAINTING_FAILS[name] - set(UNSETTLED.get(name, {}))
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("cheat_share", "code"), [("0.5", 1), pytest.param("2", 0, marks=pytest.mark.slow)]
+)
+def test_the_command_prints_one_json_object_and_exits_with_its_verdict(
+    capsys, tmp_path, cheat_share, code
+):
+    # svg_fine fails at the default margin (the stacked veils earn 1.12 of the weakest genuine
+    # painting) and passes every check when a cheat may earn twice as much.
+    csv = tmp_path / "lines.csv"
+    argv = ["task=svg", "reward=svg_fine", "--pairs", "2", "--cheat-share", cheat_share]
+    assert audit.main([*argv, "--json", "--csv", str(csv)]) == code
+    out, err = capsys.readouterr()
+    found = json.loads(out)
+    assert (found["reward"], found["task"], found["passed"]) == ("svg_fine", "svg", code == 0)
+    checked = [line["passed"] for line in found["lines"] if line["passed"] is not None]
+    assert found["passed"] == all(checked) and len(checked) == 17
+    pairs = [line for line in found["lines"] if line["kind"] == "pair"]
+    assert [(p["name"], p["pairs"]) for p in pairs] == [("opaque", 2), ("pale", 2)]
+    assert "audit: rendered 28 of 28" in err and csv.read_text().startswith("kind,name,")
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["reward=nope"], "nope"),
+        (["task=svg", "reward=coarse"], "coarse"),
+        (["~task.audit"], "no audit table"),
+        (["--pairs", "-1"], "--pairs"),
+        (["nope=1"], "nope"),
+    ],
+)
+def test_bad_input_is_a_usage_error_before_any_render(capsys, argv, named):
+    assert audit.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and named in err and "rendered" not in err
