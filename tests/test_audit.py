@@ -145,6 +145,13 @@ def test_the_command_prints_one_json_object_and_exits_with_its_verdict(
     assert "audit: rendered 28 of 28" in err and csv.read_text().startswith("kind,name,")
 
 
+def test_a_set_that_reads_a_second_paper_gets_each_reply_painted_over_it():
+    task = build_task(compose_train().task)
+    assert audit.episode(task, reward_set("washes")) is task.episode
+    matted = audit.episode(task, reward_set("washes", ['+reward.second_paper="#1e3a5f"']))
+    assert matted.func is task.episode and matted.keywords == {"second_paper": "#1e3a5f"}
+
+
 @pytest.mark.parametrize(
     ("argv", "named"),
     [

@@ -32,6 +32,7 @@ import math
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -99,6 +100,14 @@ def audit_table(task: Task, pairs: int | None) -> AuditTable:
     return task.audit() if pairs is None else task.audit(pairs=pairs)
 
 
+def episode(task: Task, rewards: RewardSet) -> Callable[..., Awaitable[Canvas]]:
+    """The task's episode as training runs it for `rewards`: painted a second time over the
+    set's `second_paper` when it reads opacity from the pair (`RewardSet.second_paper`)."""
+    if rewards.second_paper is None:
+        return task.episode
+    return partial(task.episode, second_paper=rewards.second_paper)
+
+
 def replies(table: AuditTable) -> list[str]:
     """Every distinct reply of the table, in order (each is rendered once)."""
     found = [s.reply for s in table.sketches]
@@ -114,8 +123,8 @@ async def render_table(
     progress: bool = True,
     episode: Callable[..., Awaitable[Canvas]] | None = None,
 ) -> dict[str, Canvas]:
-    """{reply: Canvas}: each distinct reply through the task's episode (or `episode`, the same
-    with options bound: what a reward set needs painted) once, in one pool."""
+    """{reply: Canvas}: each distinct reply through the task's episode (or `episode`: the one
+    a reward set needs, `episode(task, rewards)`) once, in one pool."""
     todo, started = replies(table), time.monotonic()
     episode = episode or task.episode
     async with cli.pool(config, task.harness) as pool:
@@ -191,7 +200,8 @@ def main(argv: list[str] | None = None) -> int:
           f"sketches, {len(kinds)} pair kinds x {len(table.pairs) // max(len(kinds), 1)} pairs",
           file=sys.stderr)  # fmt: skip
     config = cli.render_config(cfg, workers=2)
-    canvases = asyncio.run(render_table(table, task, config, args.seed))
+    painted = episode(task, rewards)
+    canvases = asyncio.run(render_table(table, task, config, args.seed, episode=painted))
     if failures := infra_failures(canvases):
         print(f"error: the renderer failed, no verdict: {failures[0]}", file=sys.stderr)
         return 2

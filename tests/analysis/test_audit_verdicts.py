@@ -63,6 +63,10 @@ def test_pairs_not_painted_on_both_sides_are_left_out():
     assert line["mean"] == pytest.approx(0.2)  # (0.2 + 0.2) / 2: pairs 0 and 3 only
     none = pair_line("opaque", pairs("opaque", [np.nan], [0.3]), Margins())
     assert line["passed"] and not none["passed"] and none["pairs"] == 0
+    one = pair_line("opaque", pairs("opaque", [0.6], [0.3]), Margins())  # a point, no interval
+    assert not one["passed"] and one["mean"] == pytest.approx(0.3) and np.isnan(one["low"])
+    lines = audit_lines(TABLE, pairs("opaque", [0.6], [0.3]), Margins())
+    assert "FAIL (fewer than 2 pairs painted)" in report(lines, Margins())
 
 
 def test_the_report_names_each_failed_check_and_the_overall_verdict():

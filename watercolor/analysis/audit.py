@@ -13,7 +13,8 @@ The checks (a line each):
   genuine sketches that painted cleanly; one that did not is reported, not counted);
 - a pair kind passes when the 95 % bootstrap interval of mean(reference - twin) over its pairs
   lies above 0 (`watercolor.analysis.stats`: the pairs resampled with replacement, both sides of
-  a pair drawn together). Pairs whose two canvases did not both paint cleanly are left out.
+  a pair drawn together). Pairs whose two canvases did not both paint cleanly are left out;
+  fewer than two left give no interval, and no pass.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from watercolor.analysis.stats import (
 )
 
 GENUINE, CHEAT, PAIR = "genuine", "cheat", "pair"
+MIN_PAIRS = 2  # one pair resamples to itself: a point, not an interval
 
 
 @dataclass(frozen=True)
@@ -68,14 +70,17 @@ def sketch_lines(sketches: pd.DataFrame, margins: Margins) -> pd.DataFrame:
 
 
 def pair_line(kind: str, pairs: pd.DataFrame, margins: Margins) -> dict:
-    """The line of one pair kind: its mean(reference - twin), interval, pairs used, verdict."""
+    """The line of one pair kind: its mean(reference - twin), interval, pairs used, verdict
+    (no interval, so no pass, from fewer than `MIN_PAIRS`)."""
     kept = pairs.dropna(subset=["reference", "twin"]).assign(run=0)
     indices = sorted(kept["index"])
     groups = {side: cells(kept, side, indices, prompt="index") for side in ("reference", "twin")}
-    draws = bootstrap_means(groups, margins.resamples, margins.seed) if indices else {}
     gap = point_mean(groups["reference"]) - point_mean(groups["twin"])
-    found = estimate(gap, draws["reference"] - draws["twin"] if draws else np.array([]),
-                     margins.level)  # fmt: skip
+    draws = np.array([])
+    if len(indices) >= MIN_PAIRS:
+        means = bootstrap_means(groups, margins.resamples, margins.seed)
+        draws = means["reference"] - means["twin"]
+    found = estimate(gap, draws, margins.level)
     return {"kind": PAIR, "name": kind, "pairs": len(kept), "of": len(pairs), "mean": found.mean,
             "low": found.low, "high": found.high, "passed": verdict(found) == "yes"}  # fmt: skip
 
@@ -153,8 +158,8 @@ def _sketch_verdict(row) -> str:
 def _pair_verdict(row) -> str:
     if row.passed:
         return "pass"
-    if not row.pairs:
-        return "FAIL (no pair painted)"
+    if row.pairs < MIN_PAIRS:
+        return f"FAIL (fewer than {MIN_PAIRS} pairs painted)"
     return "FAIL (CI holds 0)" if row.low <= 0 <= row.high else "FAIL (the twin scores higher)"
 
 
