@@ -12,6 +12,7 @@ minutes (slow tier).
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import pytest
 
@@ -19,6 +20,7 @@ from watercolor import audit
 from watercolor.analysis.audit import Margins, audit_lines
 from watercolor.config import compose_train, reward_set, reward_sets
 from watercolor.render import cli
+from watercolor.rewards.reward_set import second_paper
 from watercolor.tasks import build_task
 
 # Set -> the lines that fail today (cheats by name, pair kinds by twin), measured 2026-12-05.
@@ -27,19 +29,29 @@ from watercolor.tasks import build_task
 FLAT_FILLS = {"flat_blocks_brush", "flat_mosaic_brush", "translucent_brush_plain"}
 BRUSH_WASHES = {"huge_wash_brush", "brush_ground_wash"}
 THROWS = {"throws", "throws_in_draw"}
+# Cheats added for issue 42: pale opaque fills, one translucent sheet over the page, translucent
+# dots, translucent layers stacked to opaque, the paper painted as a full-page shape, a sketch
+# that reads its paper back (refused by the harness: it throws).
+PALE_AND_SHEETS = {"pale_opaque_fills", "translucent_sheet", "own_paper_shape"}
 PAINTING_FAILS = {
     # pays the look: flat fills, one blob, the sheets, whatever threw; neither twin below
-    "coarse": FLAT_FILLS | BRUSH_WASHES | THROWS | {"huge_blob_brush", "dark_sheet_wash",
-              "paper_small_painting", "tinted_sheet_wash", "opaque", "pale"},
-    # p5.brush's flat fills and one huge wash at 0.64-0.80 of the weakest; the opaque twin
-    # scores higher (-0.079 [-0.160, -0.000])
-    "fine_grained": FLAT_FILLS | BRUSH_WASHES | THROWS | {"opaque"},
-    "gated": FLAT_FILLS | BRUSH_WASHES | {"opaque"},  # pays nothing that threw
-    "translucent": FLAT_FILLS | BRUSH_WASHES | THROWS | {"opaque"},
-    "washes": {"pale"},  # every cheat <= 0.26; the pale twin paid as its translucent one
-    # the judge's win rate against 4 references: one huge wash, p5.brush's flat fills; no twin
+    "coarse": FLAT_FILLS | BRUSH_WASHES | THROWS | PALE_AND_SHEETS | {"huge_blob_brush",
+              "dark_sheet_wash", "paper_small_painting", "tinted_sheet_wash", "opaque", "pale"},
+    # p5.brush's flat fills, one huge wash, pale opaque fills and one translucent sheet at
+    # 0.56-0.87 of the weakest; the opaque twin scores higher (-0.079 [-0.160, -0.000])
+    "fine_grained": FLAT_FILLS | BRUSH_WASHES | THROWS | PALE_AND_SHEETS | {"opaque"},
+    "gated": FLAT_FILLS | BRUSH_WASHES | PALE_AND_SHEETS | {"opaque"},  # pays nothing that threw
+    "translucent": FLAT_FILLS | BRUSH_WASHES | THROWS | PALE_AND_SHEETS | {"opaque"},
+    # the pale twin paid as its translucent one; the paper painted as a shape at 2.5 of the weakest
+    "washes": {"pale", "own_paper_shape"},
+    # the judge's win rate against 4 references: one huge wash, p5.brush's flat fills, the paper
+    # painted as a shape; no twin
     "pixel_judge": {"huge_wash_brush", "flat_mosaic_brush", "translucent_brush_plain",
-                    "opaque", "pale"},
+                    "own_paper_shape", "opaque", "pale"},
+    # every cheat <= 0.37 of the weakest genuine painting; both twins below the translucent one
+    # (at this table's 10 pairs: on 39 held-out pairs the opaque twin's is +0.076 [-0.033, +0.184],
+    # experiments/2026-12-05_show_through/)
+    "show_through": set(),
 }  # fmt: skip
 SVG_FAILS = {
     # a solid block of the exact hex beats layered glazes, as designed (the opaque twin too)
@@ -52,25 +64,31 @@ SVG_FAILS = {
 # cheat's share, a pair kind's lower bound) stays in the range. SwiftShader's fills move a total
 # by ~0.01 between runs and machines (shares 0.506 and 0.479 today); the pixel judge's win rate
 # moves in steps of 1/8 (its comparisons, each a fine_grained total against a reference's), so
-# one close comparison moves a share by ~0.2 (0.516, 0.522 and a lower bound of -0.000 today).
+# one close comparison moves a share by ~0.2 (0.516, 0.522 and a lower bound of -0.000 at
+# first; 0.768, 0.772 and +0.011 in the run that added issue 42's cheats).
 UNSETTLED = {
+    "coarse": {"translucent_dots": (0.45, 0.6)},
     "fine_grained": {"brush_ground_wash": (0.45, 0.55)},
     "gated": {"brush_ground_wash": (0.45, 0.55)},
     "translucent": {"huge_blob_brush": (0.45, 0.55)},
     "pixel_judge": {
-        "flat_mosaic_brush": (0.3, 0.75),
-        "translucent_brush_plain": (0.3, 0.75),
+        "flat_mosaic_brush": (0.3, 0.85),
+        "translucent_brush_plain": (0.3, 0.85),
         "pale": (-0.1, 0.1),
     },
 }
 
 
 async def rendered(task_name: str, pairs: int | None = None):
+    """The task's table painted once for every offline set of the task: over the second paper
+    too when a set reads opacity (show_through), which the other sets' scores ignore."""
     cfg = compose_train([f"task={task_name}"])
     task = build_task(cfg.task)
     table = audit.audit_table(task, pairs)
     config = cli.render_config(cfg, workers=2)
-    return table, await audit.render_table(table, task, config, progress=False)
+    paper = second_paper(reward_sets(offline=True, task=task_name).values())
+    episode = task.episode if paper is None else partial(task.episode, second_paper=paper)
+    return table, await audit.render_table(table, task, config, progress=False, episode=episode)
 
 
 def failures(table, canvases, name: str) -> set[str]:

@@ -105,6 +105,20 @@ def test_wash_load_is_measured_on_painted_canvases_and_nan_elsewhere():
     assert math.isnan(painting_row(Canvas(Status.ERROR, errors=["boom"]), WASHES)["wash_load"])
 
 
+def test_paint_opacity_is_read_only_where_a_twin_was_painted():
+    layered = paint.layered_watercolour()
+    assert math.isnan(behaviour_row(layered, WASHES)["paint_opacity"])  # one render: no matte
+    twinned = replace(layered, papers=[(244, 236, 216, 255)], twin=layered, twin_paper="#f4ecd8")
+    assert behaviour_row(twinned, WASHES)["paint_opacity"] == 1.0  # one paper twice: no matte
+    dark = replace(
+        layered,
+        papers=[(244, 236, 216, 255)],
+        twin=paint.to_canvas(paint.paper(colour="#1e3a5f")),
+        twin_paper="#1e3a5f",
+    )
+    assert 0.0 <= behaviour_row(dark, WASHES)["paint_opacity"] <= 1.0
+
+
 def test_flat_opaque_blocks_are_flat():
     assert painting_row(paint.flat_blocks(), WASHES)["flat_block"] == 1.0
     assert painting_row(paint.flat_mosaic(), WASHES)["flat_block"] == 1.0
@@ -166,7 +180,9 @@ def test_each_summary_metric_is_the_nanmean_of_its_column():
     assert "diversity" not in summary  # no such column: no metric
     for name, column in BEHAVIOURS.items():
         if column in table:
-            assert summary[name] == pytest.approx(np.nanmean(table[column].astype(float)))
+            values = table[column].astype(float)
+            expected = np.nanmean(values) if values.notna().any() else np.nan
+            assert summary[name] == pytest.approx(expected, nan_ok=True)
 
 
 def test_a_tasks_own_style_measures_join_the_row_and_the_summary():

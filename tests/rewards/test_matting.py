@@ -96,6 +96,7 @@ def test_no_single_paper_reads_opaque_and_a_failed_twin_is_no_verdict():
     canvas = pair(square(CREAM, 0.3), square(SECOND, 0.3))
     assert paint_opacity(replace(canvas, papers=[])) == 1.0  # no background(): nothing to matte
     assert paint_opacity(replace(canvas, papers=[(1, 2, 3, 255), (4, 5, 6, 255)])) == 1.0
+    assert paint_opacity(replace(canvas, papers=[(30, 58, 95, 255)])) == 1.0  # the twin's paper
     broken = replace(canvas, twin=Canvas(Status.INFRA_ERROR, errors=["browser gone"]))
     assert paint_opacity(broken) is None and show_through_factor(broken) is None
     threw = replace(canvas, twin=Canvas(Status.ERROR, errors=["TypeError"]))

@@ -48,6 +48,7 @@ CHEAT_OUTCOMES = {
     "dark_sheet_mark": (Status.VIOLATION, ["blank_canvas"]),
     "throws": (Status.ERROR, []),
     "throws_in_draw": (Status.ERROR, []),
+    "reads_paper": (Status.ERROR, []),  # get(): no pixel reaches a sketch (the harness refuses)
 }
 THROWS = ("throws", "throws_in_draw")
 # Flat blocks in the prompt's colours, and the gate setting under which they reach the pixels.
@@ -151,9 +152,29 @@ def test_every_sketch_renders_as_intended(canvases, name):
         assert "bare_primitive" in canvases["anchor"][name].violations
 
 
-@pytest.mark.parametrize("cheat", CHEATS)
+# A hole issue 42's cheats found (the audit records it): a sketch that paints its own paper as a
+# full-page shape, then glazes over it, outscores the weakest genuine painting under these sets.
+PAPER_SHAPE = "the paper painted as a full-page shape: a hole of this set (issue 42's audit)"
+HOLES = {("translucent", "own_paper_shape"), ("washes", "own_paper_shape")}
+
+
+def with_holes(reward: str, cheats: list[str]) -> list:
+    """`cheats`, those in HOLES for `reward` marked as expected (strictly) to fail."""
+    xfail = pytest.mark.xfail(strict=True, reason=PAPER_SHAPE)
+    return [pytest.param(c, marks=xfail) if (reward, c) in HOLES else c for c in cheats]
+
+
+@pytest.mark.parametrize(
+    ("reward", "cheat"),
+    [
+        pytest.param(r, c, marks=pytest.mark.xfail(strict=True, reason=PAPER_SHAPE))
+        if (r, c) in HOLES
+        else (r, c)
+        for r in GUARDED
+        for c in CHEATS
+    ],
+)
 @pytest.mark.parametrize("gate", GATES)
-@pytest.mark.parametrize("reward", GUARDED)
 def test_every_genuine_watercolour_outscores_the_cheat(table, reward, gate, cheat):
     column = f"{reward}/{gate}"
     assert worst_genuine(table, column) > table.loc[cheat, column] + MARGIN, table[column]
@@ -196,7 +217,7 @@ def test_one_blob_or_flat_shapes_earn_at_most_half_under_translucent(table, gate
     assert table.loc[name, column] <= MARKS_SHARE * worst_genuine(table, column), table[column]
 
 
-@pytest.mark.parametrize("cheat", CHEATS)
+@pytest.mark.parametrize("cheat", with_holes("washes", CHEATS))
 @pytest.mark.parametrize("gate", GATES)
 def test_every_cheat_earns_at_most_half_under_washes(table, gate, cheat):
     # Issue 34's goal for every cheat, not only the blobs, flat shapes and sheets: the washes

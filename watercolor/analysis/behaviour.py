@@ -25,6 +25,10 @@ washes), rendered as in training (pixel density 0.5); reproduce it with
 (experiments/2026-11-30_flat_block_calibration/ has the figures). It was not calibrated on any
 other task's fills: an SVG fill is flat by construction, so it reads as a flat block there.
 
+`paint_opacity` is the visible paint's mean opacity by matting (`watercolor.rewards.matting`),
+read only where the canvas was also painted over a second paper (an evaluation that scores a set
+naming `second_paper`); NaN elsewhere.
+
 `executed` is "ran and left paint": a clean run, or a sketch that painted and then threw (the
 renderer keeps what it painted, status `error`); `clean_run` (`watercolor.rewards.execution.
 clean_run`) is the clean runs alone. The painted-only measures read clean runs (status ok).
@@ -46,6 +50,7 @@ import pandas as pd
 
 from watercolor.canvas import Canvas, Status
 from watercolor.rewards.execution import clean_run
+from watercolor.rewards.matting import paint_opacity
 from watercolor.rewards.pixels import View, view
 from watercolor.rewards.texture import translucent_layering
 from watercolor.rewards.translucency import translucent_washes, wash_load
@@ -68,6 +73,7 @@ BEHAVIOURS: Mapping[str, str] = {
     "style/washes": "style/washes",
     "wash_load": "wash_load",
     "translucent_washes": "translucent_washes",
+    "paint_opacity": "paint_opacity",
 }
 
 # --- flat blocks --------------------------------------------------------------------------------
@@ -175,6 +181,8 @@ def behaviour_row(
         "layering": _number(translucent_layering(canvas)) if painted else NAN,
         "wash_load": painted_wash_load(canvas),
         "translucent_washes": _number(translucent_washes(canvas)) if painted else NAN,
+        # matted opacity: only where the canvas was painted over a second paper too
+        "paint_opacity": _number(paint_opacity(canvas)) if painted and canvas.twin else NAN,
     }
     if style is None:
         return row

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from watercolor import bench, usage
-from watercolor.bench import remote, render, score, train
+from watercolor.bench import matting, remote, render, score, train
 from watercolor.bench.common import show
 from watercolor.tasks.painting import SAMPLES_DIR
 
@@ -20,7 +20,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m watercolor.bench", description=bench.__doc__.split("\n")[0]
     )
-    parser.add_argument("what", choices=["render", "score", "train", "remote"])
+    parser.add_argument("what", choices=["render", "score", "train", "remote", "matting"])
     parser.add_argument("--json", action="store_true", help="end with one JSON object")
     parser.add_argument("--sketches", type=Path, default=SAMPLES_DIR, help="folder of .js sketches")
     parser.add_argument("--repeat", type=int, default=1, help="render the set this many times")
@@ -66,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         "score": score.bench_score,
         "train": train.bench_train,
         "remote": remote.bench_remote,
+        "matting": matting.bench_matting,
     }[args.what]
     figures = bench(args)
     show(figures)

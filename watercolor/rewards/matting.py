@@ -33,6 +33,8 @@ from watercolor.rewards.washes import wash_quality
 
 # A pixel is paint where it is this far (RGB distance, 0-255 units) from the paper it asked for.
 VISIBLE = 12.0
+# Two papers closer than this (RGB distance) leave the matte ill-conditioned (8-bit noise).
+MIN_CONTRAST = 60.0
 
 
 def hex_rgb(colour: str) -> np.ndarray:
@@ -45,10 +47,12 @@ def hex_rgb(colour: str) -> np.ndarray:
 
 def papers(canvas: Canvas) -> tuple[np.ndarray, np.ndarray] | None:
     """(B1, B2) as RGB floats: the one paper the sketch asked for and the twin's; None if the
-    sketch asked for none or several, or laid its paper translucent."""
+    sketch asked for none or several, laid its paper translucent, or chose a paper within
+    MIN_CONTRAST of the twin's (the pair cannot be matted: it reads opaque)."""
     if canvas.twin_paper is None or len(canvas.papers) != 1 or canvas.papers[0][3] != 255:
         return None
-    return np.asarray(canvas.papers[0][:3], dtype=np.float64), hex_rgb(canvas.twin_paper)
+    first, second = np.asarray(canvas.papers[0][:3], dtype=np.float64), hex_rgb(canvas.twin_paper)
+    return None if np.linalg.norm(first - second) < MIN_CONTRAST else (first, second)
 
 
 def matte(canvas: Canvas) -> tuple[np.ndarray, np.ndarray] | None:
@@ -94,33 +98,39 @@ def paint_opacity(canvas: Canvas) -> float | None:
     return float(1.0 - share[paint].mean())
 
 
-def see_through(canvas: Canvas, opaque: float = 0.30, translucent: float = 0.10) -> float | None:
+def see_through(canvas: Canvas, opaque: float = 0.40, translucent: float = 0.20) -> float | None:
     """[0, 1]: paint the paper shows through, by its matted opacity: `opaque` -> 0, `translucent`
     -> 1 (a pale opaque fill reads opaque whatever its colour)."""
     opacity = paint_opacity(canvas)
     return None if opacity is None else ramp(opacity, opaque, translucent)
 
 
-def paint_agreement(canvas: Canvas) -> float | None:
-    """[0, 1]: intersection over union of where paint shows on each paper (each render against
-    its own paper, VISIBLE apart); 1 when neither shows paint, None without a matte."""
-    pair, twin = papers(canvas), canvas.twin
-    if pair is None or twin is None or canvas.rgba is None or twin.rgba is None:
+def paint_agreement(canvas: Canvas, trace: float = 2.0, explained: float = 20.0) -> float | None:
+    """[0, 1]: of the pixels where paint shows on either paper (VISIBLE from it), the share that
+    is the same paint on both: a trace of it (`trace` from the paper) on each, or, where it
+    leaves no trace on one paper, a colour that mixing towards that paper explains (residual
+    under `explained`: paint of the second paper's own colour vanishes on it). 1 for the same
+    picture on both; low when a shape moved, vanished or changed colour with the paper. None
+    without a matte."""
+    found, pair, twin = matte(canvas), papers(canvas), canvas.twin
+    if found is None or pair is None or twin is None:
         return None
-    if canvas.rgba.shape != twin.rgba.shape:
-        return 0.0
-    masks = [
-        np.linalg.norm(image[..., :3].astype(np.float64) - paper, axis=-1) >= VISIBLE
+    distances = [
+        np.linalg.norm(image[..., :3].astype(np.float64) - paper, axis=-1)
         for image, paper in ((canvas.rgba, pair[0]), (twin.rgba, pair[1]))
     ]
-    union = (masks[0] | masks[1]).sum()
-    return 1.0 if union == 0 else float((masks[0] & masks[1]).sum() / union)
+    shown = (distances[0] >= VISIBLE) | (distances[1] >= VISIBLE)
+    if not shown.any():
+        return 1.0
+    both = (distances[0] >= trace) & (distances[1] >= trace)
+    same = both | (found[1] < explained)
+    return float(same[shown].mean())
 
 
 def behaves_alike(
-    canvas: Canvas, agree: float = 0.7, spill: float = 0.1, most: float = 0.02
+    canvas: Canvas, agree: float = 0.6, spill: float = 0.1, most: float = 0.02
 ) -> bool:
-    """True when the twin painted the same picture: it ran cleanly, its paint shows where the
+    """True when the twin painted the same picture: it ran cleanly, its paint lies where the
     first's does (`paint_agreement` >= `agree`: a moved or missing shape does not), and at most
     `most` of the visible paint has a paper share beyond [-`spill`, 1 + `spill`], which no
     mixing of paint into paper gives (a colour changed with the paper)."""
@@ -137,9 +147,9 @@ def behaves_alike(
 
 def show_through_factor(
     canvas: Canvas,
-    floor: float = 0.3,
-    opaque: float = 0.30,
-    translucent: float = 0.10,
+    floor: float = 0.2,
+    opaque: float = 0.40,
+    translucent: float = 0.20,
     **quality: object,
 ) -> float | None:
     """[0, 1]: `washes.wash_quality` x (`floor` + (1 - `floor`) x extent x `see_through`): layered,

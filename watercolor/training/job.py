@@ -59,7 +59,9 @@ def build_painter(
     built = instantiate(renderer)
     episode = task.episode
     if second_paper is not None:
-        episode = OmegaConf.merge(episode, {"second_paper": second_paper})
+        episode = OmegaConf.merge(
+            OmegaConf.create(OmegaConf.to_container(episode)), {"second_paper": second_paper}
+        )
     if isinstance(built, RenderConfig):
         return LocalPainter(built, instantiate(episode), instantiate(task.harness))
     # OpenEnv's client (and the server and gradio its package imports) only for renderer=remote:
