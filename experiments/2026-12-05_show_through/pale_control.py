@@ -8,21 +8,16 @@ Reads the committed evaluation records (records/<set>-seed<n>/evaluation/samples
 each job's clean runs (status ok): the reply and its pale twin (`twins.pale`: every
 `brush.fill(r, g, b, a)` at opacity 255 in the colour it shows alone over the sketch's paper),
 both painted as training paints them over their own paper and show_through's second paper
-(`calibration.render_replies`, 30 s limit, seed 0), and the matted opacity of each
+(`pairs.rendered`: `calibration.render_replies`, 30 s limit, seed 0), and the matted opacity of each
 (`matting.paint_opacity`); per job the mean of (pale twin - reply) over the replies whose two
 renders painted cleanly. Per set the mean of its jobs; `show_through - fine_grained` with the
 seed-level Welch 95 % interval and the exact permutation p (the translucency study's
-`effective_fill.main`). Canvases are cached in $CANVAS_CACHE (pickled, keyed by the replies).
+`effective_fill.main`). Canvases are cached in $CANVAS_CACHE (pairs.py's cache).
 """
 
 from __future__ import annotations
 
-import asyncio
-import hashlib
 import importlib.util
-import os
-import pickle
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -30,36 +25,30 @@ import pandas as pd
 
 from watercolor.config import reward_set
 from watercolor.rewards.matting import paint_opacity
-from watercolor.tasks.painting.calibration import render_replies, training_render_config
 from watercolor.tasks.painting.twins import pale
 
 HERE = Path(__file__).parent
-CACHE = Path(os.environ.get("CANVAS_CACHE", "/tmp/show_through_cache"))
-_spec = importlib.util.spec_from_file_location(
+
+
+def _script(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# The translucency study's seed-level comparison; this folder's cached two-paper renders.
+translucency = _script(
     "translucency_fills", HERE.parent / "2026-12-04_translucency" / "effective_fill.py"
 )
-translucency = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(translucency)
-
-
-def painted(replies: list[str]) -> list:
-    """The replies over both papers (cached by their text)."""
-    paper = reward_set("show_through").second_paper
-    key = hashlib.sha256("\0".join([paper, *replies]).encode()).hexdigest()[:16]
-    path = CACHE / f"pale-control-{key}.pkl"
-    if path.exists():
-        return pickle.loads(path.read_bytes())
-    render = replace(training_render_config(), time_limit_s=30.0)
-    canvases = asyncio.run(render_replies(replies, render, paper))
-    CACHE.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(pickle.dumps(canvases))
-    return canvases
+pairs = _script("show_through_pairs", HERE / "pairs.py")
 
 
 def pale_gap(samples: pd.DataFrame) -> dict[str, float]:
     """{"pale_gap": the job's mean of pale twin's matted opacity - the reply's}."""
     replies = samples.loc[samples["status"] == "ok", "reply"].tolist()
-    canvases = painted(replies + [pale(r) for r in replies])
+    paper = reward_set("show_through").second_paper
+    canvases = pairs.rendered(replies + [pale(r) for r in replies], paper)
     own, twins = canvases[: len(replies)], canvases[len(replies) :]
     gaps = [
         paint_opacity(t) - paint_opacity(o)
