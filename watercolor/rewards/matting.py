@@ -150,7 +150,7 @@ def show_through_factor(
     floor: float = 0.2,
     opaque: float = 0.40,
     translucent: float = 0.20,
-    **quality: object,
+    **readings: object,
 ) -> float | None:
     """[0, 1]: `washes.wash_quality` x (`floor` + (1 - `floor`) x extent x `see_through`): layered,
     uneven washes the paper shows through; 0 for a sketch that paints differently on the two
@@ -162,7 +162,7 @@ def show_through_factor(
         return 0.0
     if canvas.twin_paper is not None and not behaves_alike(canvas):
         return 0.0
-    level = wash_quality(v, **quality)
+    level = wash_quality(v, **readings)
     if level == 0:
         return 0.0
     seen = see_through(canvas, opaque, translucent)

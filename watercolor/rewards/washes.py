@@ -78,20 +78,16 @@ def wash_factor(
     floor: float = 0.3,
     light: float = 0.37,
     heavy: float = 2.04,
-    one_wash: int = 12,
-    layered: int = 20,
-    speckle: tuple[float, float] = (0.004, 0.015),
-    flat: tuple[float, float] = (0.25, 0.35),
-    hard: tuple[float, float] = (0.1, 0.6),
-    even: tuple[float, float] = (0.45, 0.65),
+    **readings: object,
 ) -> float | None:
-    """[0, 1]: layered, bled or grainy, unspeckled washes; light ones paid up to 1/`floor` more."""
+    """[0, 1]: layered, bled or grainy, unspeckled washes; light ones paid up to 1/`floor` more
+    (`readings`: `wash_quality`'s thresholds)."""
     if canvas.infra_failure:
         return None
     v = view(canvas)
     if v is None or not v.painted:
         return 0.0
-    quality = wash_quality(v, one_wash, layered, speckle, flat, hard, even)
+    quality = wash_quality(v, **readings)
     if quality == 0:
         return 0.0  # the load is the costly reading; skip it when nothing is left to scale
     return quality * (floor + (1 - floor) * v.extent * wash_lightness(v, light, heavy))
