@@ -43,7 +43,7 @@ def test_a_sketch_file_says_its_prompt_and_kind_in_its_own_comment_syntax(tmp_pa
 def test_painting_table_holds_the_samples_the_sketch_files_and_both_twins(tables):
     table = tables["painting"]
     names = [s.name for s in table.sketches]
-    assert len(names) == len(set(names)) == 7 + 28
+    assert len(names) == len(set(names)) == 7 + 34
     genuine = {s.name for s in table.sketches if s.kind == GENUINE}
     assert genuine == set(SAMPLE_PROMPTS) | {"poppies", "iris", "coastline", "teapot", "dawn_sky"}
     assert all(s.prompt.endswith(" in watercolour") for s in table.sketches)

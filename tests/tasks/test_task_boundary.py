@@ -23,6 +23,7 @@ STILL_COUPLED = {
     # benchmarks that render painting's sample sketches (p5's render cost is what they measure)
     "bench/cli.py": "defaults to painting's sample sketches",
     "bench/common.py": "extracts painting's sample sketches",
+    "bench/matting.py": "paints painting's samples over a second paper (a set's second_paper)",
     "bench/render.py": "renders in painting's harness",
     "bench/webgl.py": "renders painting's sample sketches",
     # the HPS reference pool is rendered from painting's sketches (its data is painting's)
