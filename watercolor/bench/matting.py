@@ -42,9 +42,7 @@ def cpu_s(canvas: Canvas) -> float:
 
 def bench_matting(args: argparse.Namespace) -> dict:
     replies = [f"```javascript\n{s}\n```" for s in sample_sketches(args.sketches)] * args.repeat
-    config = RenderConfig(
-        pixel_density=training_density(), workers=1, time_limit_s=args.time_limit
-    )
+    config = RenderConfig(pixel_density=training_density(), workers=1, time_limit_s=args.time_limit)
     second = reward_set(SET).second_paper
     single = asyncio.run(painted(replies, config, None))
     twinned = asyncio.run(painted(replies, config, second))
