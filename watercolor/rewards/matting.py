@@ -25,6 +25,8 @@ returns None when a render failed on our side, 0 when the sketch laid down no si
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from watercolor.canvas import Canvas
@@ -57,7 +59,17 @@ def papers(canvas: Canvas) -> tuple[np.ndarray, np.ndarray] | None:
 
 def matte(canvas: Canvas) -> tuple[np.ndarray, np.ndarray] | None:
     """(t, residual) per pixel: the paper share and what it leaves unexplained (in /255 units,
-    the length of I1 - I2 across the papers' change). None unless both renders and one paper."""
+    the length of I1 - I2 across the papers' change). None unless both renders and one paper.
+    Computed once per canvas (several readings of one reply share it)."""
+    if canvas not in _MATTES:
+        _MATTES[canvas] = _matte(canvas)
+    return _MATTES[canvas]
+
+
+_MATTES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _matte(canvas: Canvas) -> tuple[np.ndarray, np.ndarray] | None:
     pair = papers(canvas)
     twin = canvas.twin
     if pair is None or twin is None or not twin.ok or canvas.rgba is None or twin.rgba is None:
