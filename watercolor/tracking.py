@@ -41,7 +41,8 @@ import math
 import os
 import re
 import tempfile
-from collections.abc import Iterator, Mapping
+import urllib.parse
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -58,6 +59,9 @@ if TYPE_CHECKING:  # the reward adapter's batch type; tracking itself needs no T
     from watercolor.rewards.trl_adapter import Rollouts
 
 RUN_ID_FILE = "mlflow_run_id"
+# Beside it, the store the run was logged to, so a sweep dir alone finds its runs
+# (`watercolor.compare --sweep-dir`, `sweep_store`).
+STORE_FILE = "mlflow_tracking_uri"
 # (TRL log key, its MLflow name), first full match wins: the sections the MLflow UI sorts
 # alphabetically then start with the reward (see the module doc).
 METRIC_NAMES = (
@@ -166,7 +170,7 @@ def mlflow_run(
     could end its run); otherwise it belongs to another live job sharing this dir, and logging
     into it would mix two trainings, so this raises instead.
     """
-    use_store(uri)
+    uri = use_store(uri)  # the store itself: MLFLOW_TRACKING_URI wins over `uri`
     exp = experiment_id(experiment, artifact_root)
     id_file = run_dir / RUN_ID_FILE
     run_id = id_file.read_text().strip() if id_file.is_file() else None
@@ -176,6 +180,7 @@ def mlflow_run(
     with mlflow.start_run(run_id=run_id, experiment_id=exp, run_name=name) as run:
         if run_id is None:
             _claim(id_file, run.info.run_id)
+            (run_dir / STORE_FILE).write_text(uri)
             mlflow.log_params({k: _param(v) for k, v in params.items()})
         mlflow.set_tags(dict(tags))
         yield run
@@ -198,12 +203,40 @@ def ui_links(uri: str, experiment_id: str, run_id: str) -> dict[str, str]:
     }
 
 
+def side_by_side_link(uri: str, experiment_id: str, run_ids: Sequence[str]) -> str:
+    """The MLflow UI page that shows these runs of one experiment, and only them, side by side:
+    the training view's chart mode (each metric one chart, a line per run) filtered to their ids.
+    An http(s) tracking URI is its server's own address; a local store's is `mlflow ui`'s."""
+    base = uri.rstrip("/") if uri.startswith(("http://", "https://")) else UI_ADDRESS
+    ids = ", ".join(f"'{run_id}'" for run_id in run_ids)
+    query = urllib.parse.urlencode({
+        "workflowType": "machine_learning", "compareRunsMode": "CHART",
+        "searchFilter": f"attributes.run_id IN ({ids})",
+    }, quote_via=urllib.parse.quote)  # fmt: skip
+    return f"{base}/#/experiments/{experiment_id}?{query}"
+
+
+def serve_hint(uri: str) -> str:
+    """How to serve a store for the UI: "" for a server, else the `mlflow ui` command."""
+    if uri.startswith(("http://", "https://")):
+        return ""
+    return f"serve the store with `mlflow ui --backend-store-uri {uri}`, then "
+
+
+def sweep_store(sweep_dir: str | Path) -> str | None:
+    """The store a sweep's jobs logged to (their `STORE_FILE`s); None if no job wrote one.
+    Jobs that logged to different stores are a ValueError: name the store."""
+    stores = {f.read_text().strip() for f in Path(sweep_dir).rglob(STORE_FILE)}
+    if len(stores) > 1:
+        raise ValueError(f"the jobs of {sweep_dir} logged to {len(stores)} stores "
+                         f"({', '.join(sorted(stores))}): name one with --tracking-uri")  # fmt: skip
+    return stores.pop() if stores else None
+
+
 def ui_hint(uri: str, experiment_id: str, run_id: str) -> str:
     """What a run prints when it ends: how to open it in the MLflow UI."""
     links = ui_links(uri, experiment_id, run_id)
-    serve = "" if uri.startswith(("http://", "https://")) else (
-        f"serve the store with `mlflow ui --backend-store-uri {uri}`, then ")  # fmt: skip
-    return (f"MLflow run {run_id}: {serve}open\n  its charts: {links['charts']}\n"
+    return (f"MLflow run {run_id}: {serve_hint(uri)}open\n  its charts: {links['charts']}\n"
             f"  the experiment's runs: {links['runs']}")  # fmt: skip
 
 

@@ -22,6 +22,7 @@ from analysis_helpers import (
 from PIL import Image
 
 from watercolor.analysis import compare, matrix
+from watercolor.tracking import STORE_FILE
 
 
 def run_compare(tmp_path, *selection: str, log: bool = False):
@@ -107,10 +108,42 @@ def test_sweep_dir_and_run_ids_select_the_same_runs(store, tmp_path):
     assert list(by_id["label"]) == ["coarse/seed1", "gated/seed0"]
 
 
+def test_a_sweep_dir_finds_its_store_and_prints_the_side_by_side_link(
+    synthetic_store, tmp_path, monkeypatch, capsys
+):
+    # No store flag, no MLFLOW_TRACKING_URI, started where the default store is empty: the
+    # sweep's jobs say where they logged (mlflow_tracking_uri beside mlflow_run_id).
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", "")
+    out, _, table = run_compare(tmp_path, "--sweep-dir", str(synthetic_store["sweep_dir"]),
+                                "--no-gallery")  # fmt: skip
+    assert set(table["run_id"]) == set(synthetic_store["run_ids"].values())
+    printed = capsys.readouterr().out
+    assert f"the comparison: {out} (runs.csv, curves.png)" in printed
+    assert f"mlflow ui --backend-store-uri {synthetic_store['uri']}" in printed
+    (link,) = re.findall(r"http://127\.0\.0\.1:5000/#/experiments/\S+", printed)
+    assert "workflowType=machine_learning" in link and "compareRunsMode=CHART" in link
+    assert all(run_id in link for run_id in table["run_id"])
+
+
+def test_a_sweep_whose_jobs_logged_to_two_stores_asks_for_one(synthetic_store, tmp_path, capsys):
+    sweep = tmp_path / "sweep"
+    for job, store in enumerate(("sqlite:///a.db", "sqlite:///b.db")):
+        (sweep / str(job)).mkdir(parents=True)
+        (sweep / str(job) / STORE_FILE).write_text(store)
+    with pytest.raises(SystemExit) as exit_:
+        run_compare(tmp_path, "--sweep-dir", str(sweep))
+    assert exit_.value.code == 2
+    assert "logged to 2 stores" in capsys.readouterr().err
+
+
 def test_compare_is_logged_as_its_own_run_and_never_compared(store, tmp_path):
     out, _, _ = run_compare(tmp_path, "--experiment", EXPERIMENT, log=True)
     client = mlflow.MlflowClient(store["uri"])
-    experiment = client.get_experiment_by_name(EXPERIMENT)
+    compared = client.get_experiment_by_name(EXPERIMENT)
+    # In an experiment of its own: the UI lists the jobs' experiment with the jobs only.
+    assert not client.search_runs([compared.experiment_id], "tags.kind = 'compare'")
+    experiment = client.get_experiment_by_name(f"{EXPERIMENT}-compare")
     logged = client.search_runs([experiment.experiment_id], "tags.kind = 'compare'")
     assert logged, "no kind=compare run"
     run = logged[0]
@@ -131,7 +164,8 @@ def test_by_default_compare_reads_and_logs_where_training_does(tmp_path, monkeyp
     compare.main(["--experiment", EXPERIMENT, "--no-gallery", "--out", str(tmp_path / "out")])
     client = mlflow.MlflowClient(f"sqlite:///{outputs / 'mlflow.db'}")
     (logged,) = client.search_runs(
-        [client.get_experiment_by_name(EXPERIMENT).experiment_id], "tags.kind = 'compare'"
+        [client.get_experiment_by_name(f"{EXPERIMENT}-compare").experiment_id],
+        "tags.kind = 'compare'",
     )
     assert logged.info.artifact_uri.startswith((outputs / "mlartifacts").as_uri())
 

@@ -14,15 +14,17 @@ REPO = Path(__file__).resolve().parents[2]
 CACHE = REPO / "outputs" / "cache"
 
 
-def train_command(tmp: Path, *overrides: str, multirun: bool = False) -> list[str]:
-    """`python -m watercolor.train debug=smoke ...` writing only under `tmp` (cache shared)."""
+def train_command(
+    tmp: Path, *overrides: str, multirun: bool = False, debug: str = "smoke"
+) -> list[str]:
+    """`python -m watercolor.train debug=<debug> ...` writing only under `tmp` (cache shared)."""
     dirs = [f"hydra.sweep.dir={tmp}/sweep"] if multirun else [f"hydra.run.dir={tmp}/run"]
     return [
         sys.executable,
         "-m",
         "watercolor.train",
         *(["--multirun"] if multirun else []),
-        "debug=smoke",
+        f"debug={debug}",
         f"tracking.uri=sqlite:///{tmp}/mlflow.db",
         f"tracking.artifacts={tmp}/artifacts",
         f"paths.cache={CACHE}",
@@ -31,10 +33,12 @@ def train_command(tmp: Path, *overrides: str, multirun: bool = False) -> list[st
     ]
 
 
-def run_training(tmp: Path, *overrides: str, multirun: bool = False, timeout: int = 900):
+def run_training(
+    tmp: Path, *overrides: str, multirun: bool = False, timeout: int = 900, debug: str = "smoke"
+):
     env = {k: v for k, v in os.environ.items() if k != "MLFLOW_TRACKING_URI"}
     result = subprocess.run(
-        train_command(tmp, *overrides, multirun=multirun),
+        train_command(tmp, *overrides, multirun=multirun, debug=debug),
         cwd=REPO,
         env=env,
         capture_output=True,

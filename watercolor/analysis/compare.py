@@ -17,8 +17,12 @@ the completion length, named as training logs them: `watercolor.tracking.metric_
 per step: per arm the mean over its seeds, a min-max band across them, EMA-smoothed by
 `--ema`), `components.png` (the raw component values, the same way), `curves.csv` (both
 figures' lines and bands) and `gallery.html` (each run's grid and canvases at one rollout step,
-with prompts and scores), then logs them to a new MLflow run tagged `kind=compare`. Runs tagged
-with a `kind` (evaluations, comparisons) are left out of experiment and sweep selections.
+with prompts and scores), then logs them to a new MLflow run tagged `kind=compare`, in an
+experiment of its own (`<the runs' experiment>-compare`), and prints the MLflow UI link that shows
+the runs side by side (chart view, filtered to them). Runs tagged with a `kind` (evaluations,
+comparisons) are left out of experiment and sweep selections. A sweep dir finds the store its
+jobs logged to by itself (each job's `mlflow_tracking_uri` file); a `--multirun` of training
+runs this over its own jobs when it ends (`watercolor.training.sweep.CompareSweep`).
 
 With evaluations of the runs (`watercolor.evaluate`, `kind=evaluate`), the trained-with x
 scored-by matrix and its statistics (`watercolor.analysis.matrix`): `matrix.csv`,
@@ -70,7 +74,13 @@ from watercolor.analysis.records import (
     select_runs,
 )
 from watercolor.config import tracking_defaults
-from watercolor.tracking import mlflow_run, tracking_uri
+from watercolor.tracking import (
+    mlflow_run,
+    serve_hint,
+    side_by_side_link,
+    sweep_store,
+    tracking_uri,
+)
 
 # The table's metrics (regular expressions) and which way is better (None: no "best").
 # Names as training logs them (`watercolor.tracking.metric_name`).
@@ -87,6 +97,8 @@ CURVE_METRICS = (
 )  # fmt: skip
 COMPONENT_METRICS = (r"reward/raw/.+",)
 ROLLOUT_STEP = re.compile(r"rollouts/step_(\d+)$")
+# The compare run's experiment: the compared runs' name plus this (`--log-experiment` names another).
+COMPARE_EXPERIMENT_SUFFIX = "-compare"
 
 
 # --- metrics ------------------------------------------------------------------------------------
@@ -355,7 +367,8 @@ def print_tables(runs_csv: Path) -> None:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m watercolor.compare",
+                                     description=__doc__.split("\n")[0])  # fmt: skip
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--experiment", help="every training run of this MLflow experiment")
     which.add_argument("--sweep-dir", help="a Hydra multirun dir (its jobs' mlflow_run_id files)")
@@ -367,12 +380,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                        "galleries re-render the replies")  # fmt: skip
     parser.add_argument("--filter", default="", help="MLflow search filter (with --experiment)")
     parser.add_argument("--out", help="output dir (default outputs/compare/<timestamp>)")
-    parser.add_argument("--tracking-uri", help="MLflow store (default: training's, "
-                        "conf/paths; MLFLOW_TRACKING_URI wins when set)")  # fmt: skip
+    parser.add_argument("--tracking-uri", help="MLflow store (default: with --sweep-dir, the "
+                        "one its jobs logged to; else training's, conf/paths; "
+                        "MLFLOW_TRACKING_URI wins when set)")  # fmt: skip
     parser.add_argument("--artifacts", metavar="DIR", help="artifact root of a new experiment "
                         "(default: training's, conf/paths)")  # fmt: skip
     parser.add_argument("--log-experiment", help="experiment of the compare run "
-                        "(default: the compared runs' experiment)")  # fmt: skip
+                        "(default: the compared runs' experiment's name + "
+                        f"{COMPARE_EXPERIMENT_SUFFIX!r})")  # fmt: skip
     parser.add_argument("--no-log", action="store_true", help="do not log a compare run "
                         "(a --records comparison never logs one)")  # fmt: skip
     parser.add_argument("--no-gallery", action="store_true",
@@ -410,13 +425,14 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Path]:
         if args.sweep_dir is not None and not Path(args.sweep_dir).is_dir():
             usage.fail(f"no sweep dir {args.sweep_dir}")
         default_uri, default_artifacts = tracking_defaults()
-        uri = tracking_uri(args.tracking_uri or default_uri)
+        uri = args.tracking_uri or store_of_sweep(args.sweep_dir) or tracking_uri(default_uri)
         client = mlflow.MlflowClient(uri)
         runs = select_runs(client, experiment=args.experiment, sweep_dir=args.sweep_dir,
                            run_ids=args.runs or (), filter_string=args.filter,
                            study=args.study)  # fmt: skip
         if not runs:
-            usage.fail(f"no runs to compare in {uri}")
+            usage.fail(f"no runs to compare in {uri} (another store? name it with "
+                       "--tracking-uri)")  # fmt: skip
         studies = [args.study] if args.study else None
         found = records.from_store(client, runs, evaluations(client, runs, studies))
         canvases = StoreCanvases(client)
@@ -433,7 +449,36 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Path]:
     print(f"\nwritten to {out_dir}")
     if runs is not None and not args.no_log:
         log_compare_run(uri, args, runs, out_dir, args.artifacts or default_artifacts)
+    if runs is not None:
+        print(side_by_side(uri, runs, out_dir), flush=True)
     return paths
+
+
+def store_of_sweep(sweep_dir: str | None) -> str | None:
+    """The store a sweep's jobs logged to (`tracking.sweep_store`), for `--sweep-dir` without
+    `--tracking-uri`; None without a sweep dir or if its jobs named none."""
+    if sweep_dir is None:
+        return None
+    try:
+        return sweep_store(sweep_dir)
+    except ValueError as error:
+        usage.fail(error)
+
+
+def side_by_side(uri: str, runs: Sequence[Run], out_dir: Path) -> str:
+    """Where the comparison is: its files, and the MLflow UI page with the runs side by side."""
+    files = ", ".join(n for n in ("runs.csv", "curves.png", "gallery.html")
+                      if (out_dir / n).is_file())  # fmt: skip
+    lines = [f"the comparison: {out_dir} ({files})"]
+    experiments = sorted({run.info.experiment_id for run in runs})
+    if len(experiments) == 1:
+        link = side_by_side_link(uri, experiments[0], [run.info.run_id for run in runs])
+        lines.append(f"the {len(runs)} runs side by side in MLflow: {serve_hint(uri)}open\n"
+                     f"  {link}")  # fmt: skip
+    else:
+        lines.append(f"the runs are in {len(experiments)} MLflow experiments: no one page "
+                     "shows them side by side")  # fmt: skip
+    return "\n".join(lines)
 
 
 def print_provenance(path: Path) -> None:
@@ -449,10 +494,12 @@ def print_provenance(path: Path) -> None:
 
 def log_compare_run(uri: str, args: argparse.Namespace, runs: Sequence[Run], out_dir: Path,
                     artifact_root: str) -> None:  # fmt: skip
-    """A `kind=compare` run holding the outputs, in the compared runs' experiment by default
+    """A `kind=compare` run holding the outputs, by default in an experiment of its own beside
+    the compared runs' (`<theirs>-compare`), so it never lists among the jobs it compares
     (`artifact_root`: where a new experiment keeps its artifacts)."""
     client = mlflow.MlflowClient(uri)
-    name = args.log_experiment or client.get_experiment(runs[0].info.experiment_id).name
+    compared = client.get_experiment(runs[0].info.experiment_id).name
+    name = args.log_experiment or f"{compared}{COMPARE_EXPERIMENT_SUFFIX}"
     selection = {k: v for k, v in vars(args).items()
                  if k in ("experiment", "sweep_dir", "filter", "study")}  # fmt: skip
     tags = {"kind": "compare", "runs": ",".join(r.info.run_id for r in runs)[:5000]}
