@@ -8,6 +8,8 @@
     >>> rewards = reward_set("gated", ["reward.components.coverage.weight=0"])
     >>> default_option("reward")  # conf/train.yaml's defaults list
     'fine_grained'
+    >>> runs("train", ["reward=coarse,gated"], multirun=True)  # the jobs of a sweep
+    [['reward=coarse'], ['reward=gated']]
 
 Entry points decorated with `@hydra.main` compose `conf/train.yaml` themselves; this is for
 commands such as `python -m watercolor.score` that need one group without a training run.
@@ -15,13 +17,17 @@ commands such as `python -m watercolor.score` that need one group without a trai
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hydra import compose, initialize_config_dir
+from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
 from hydra.core.global_hydra import GlobalHydra
 from hydra.core.hydra_config import HydraConfig
+from hydra.core.override_parser.overrides_parser import OverridesParser
+from hydra.types import RunMode
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
@@ -29,6 +35,26 @@ if TYPE_CHECKING:  # the render CLI composes configs without loading the reward 
     from watercolor.rewards.reward_set import RewardSet
 
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
+BASIC_SWEEPER = f"{BasicSweeper.__module__}.{BasicSweeper.__name__}"
+
+# The numbers conf/train.yaml and conf/evaluate.yaml share (the seed, the machine, the renderer
+# group, local or remote) that nothing works below, for `check_numbers`: whole numbers -> (the
+# least that works, why where it is not plain), and numbers that must be > 0 -> why.
+SHARED_COUNTS = {
+    "seed": (0, "numpy seeds from 0 up"),
+    "threads": (0, "0 or null: the cores idle when the job starts"),
+    "renderer.size": (1, ""),
+    "renderer.workers": (1, ""),
+    "renderer.max_frames": (1, ""),
+    "renderer.js_heap_mb": (1, ""),
+    "renderer.sessions_per_server": (1, ""),
+}
+SHARED_AMOUNTS = {
+    "renderer.time_limit_s": "the CPU-seconds a sketch may take",
+    "renderer.pixel_density": "",
+    "renderer.timeout_s": "",
+    "renderer.connect_timeout_s": "",
+}
 
 
 def compose_train(overrides: Sequence[str] = ()) -> DictConfig:
@@ -42,11 +68,62 @@ def compose_config(
     """conf/<name>.yaml composed with `overrides`, inside a Hydra app or not (with
     `return_hydra_config`, its `hydra` node too: `hydra.runtime.choices` names each group's option).
     """
-    options = {"overrides": list(overrides), "return_hydra_config": return_hydra_config}
-    if GlobalHydra.instance().is_initialized():  # inside a Hydra app, whose search path is conf/
-        return compose(config_name=name, **options)
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        return compose(config_name=name, **options)
+    with _on_conf_dir():
+        return compose(name, list(overrides), return_hydra_config=return_hydra_config)
+
+
+def _on_conf_dir() -> contextlib.AbstractContextManager:
+    """Hydra initialised on conf/ (nothing to do inside a Hydra app: its search path is conf/)."""
+    if GlobalHydra.instance().is_initialized():
+        return contextlib.nullcontext()
+    return initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3")
+
+
+def runs(name: str, overrides: Sequence[str], *, multirun: bool = False) -> list[list[str]]:
+    """The overrides of each run a command line of conf/<name>.yaml starts: its own, or in a
+    sweep (`multirun`: `--multirun` was given, or the config says `hydra.mode: MULTIRUN`, as a
+    study's experiment does) each job's, expanded by Hydra's basic sweeper itself from the
+    config's `hydra.sweeper.params` and the command line (its `glob(...)` and `range(...)` too);
+    none when the config names another sweeper, whose syntax is its own.
+    """
+    with _on_conf_dir():
+        parser = OverridesParser.create(config_loader=GlobalHydra.instance().config_loader())
+        parsed = parser.parse_overrides(list(overrides))
+        fixed = [o.input_line for o in parsed if not o.is_sweep_override()]
+        hydra_node = compose(config_name=name, overrides=fixed, return_hydra_config=True).hydra
+        if not multirun and hydra_node.mode != RunMode.MULTIRUN:
+            return [list(overrides)]  # a sweep value here is refused as Hydra refuses it
+        if hydra_node.sweeper._target_ != BASIC_SWEEPER:
+            return []
+        params = [f"{key}={value}" for key, value in (hydra_node.sweeper.params or {}).items()]
+        jobs = parser.parse_overrides([*params, *overrides])
+        return BasicSweeper.split_arguments(jobs, max_batch_size=None)[0]
+
+
+def check_numbers(
+    cfg: DictConfig, counts: Mapping[str, tuple[int, str]], amounts: Mapping[str, str]
+) -> None:
+    """Raise ValueError for the first setting of `cfg` out of range, in one sentence: a key of
+    `counts` (dotted, `trainer.max_steps`) that is not a whole number >= its least, or of
+    `amounts` that is not a number > 0 (each with why, where it is not plain). A key `cfg` does
+    not hold (another renderer's field) or holds as null (its library's default) is passed over.
+    """
+    for key, (least, why) in counts.items():
+        value = OmegaConf.select(cfg, key)
+        if value is not None and not (_is_number(value, int) and value >= least):
+            raise ValueError(_out_of_range(key, f"a whole number >= {least}", value, why))
+    for key, why in amounts.items():
+        value = OmegaConf.select(cfg, key)
+        if value is not None and not (_is_number(value, (int, float)) and value > 0):
+            raise ValueError(_out_of_range(key, "a number > 0", value, why))
+
+
+def _is_number(value: object, kinds: type | tuple[type, ...]) -> bool:
+    return isinstance(value, kinds) and not isinstance(value, bool)
+
+
+def _out_of_range(key: str, wanted: str, value: object, why: str) -> str:
+    return f"{key} must be {wanted}, got {value!r}" + (f" ({why})" if why else "")
 
 
 def tracking_defaults(name: str = "train") -> tuple[str, str]:

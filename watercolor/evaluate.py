@@ -35,22 +35,30 @@ What this isolates: nothing itself; replies run in the render pool's sandboxed p
 from __future__ import annotations
 
 import sys
+
+from watercolor import usage
+from watercolor.evaluation.settings import check_settings
+
+if __name__ == "__main__":  # first, before the evaluation stack's imports (seconds of CPU):
+    usage.check_overrides("evaluate", sys.argv[1:], check_settings)  # a mistake: one line, exit 2
+
 from pathlib import Path
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
-from watercolor import usage
-from watercolor.evaluation.evaluate import check_arguments, run
+from watercolor.evaluation.evaluate import run
 
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="evaluate")
 def main(cfg: DictConfig) -> dict[str, float]:
-    check_arguments(cfg)
+    try:
+        check_settings(cfg)
+    except ValueError as error:  # checked before the imports too, but not under --config-dir
+        usage.fail(error)
     return run(cfg, Path(HydraConfig.get().runtime.output_dir))
 
 
 if __name__ == "__main__":
-    usage.check_overrides("evaluate", sys.argv[1:])  # a bad override: one line, exit 2
     main()

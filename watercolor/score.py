@@ -16,7 +16,8 @@ when the renderer or a scorer failed: no verdict), `status`, `violations`, `erro
 task's sketch suffix, painting's .js, and its .md and .txt files) it prints a table, or with
 `--json` one such object per line with a `file` key.
 Exit code: 0 when every sketch painted, 1 when a sketch failed, 2 for usage or
-infrastructure errors.
+infrastructure errors (one file that is another task's reply included: the error names the
+override to add, `--set task=svg`).
 """
 
 from __future__ import annotations
@@ -100,6 +101,9 @@ def score_files(files: list[Path], cfg: DictConfig, args: argparse.Namespace) ->
     except Exception as exc:  # the browser could not start: ours, not the sketches'
         failed = Canvas(Status.INFRA_ERROR, errors=[f"{type(exc).__name__}: {exc}"])
         canvases = [failed] * len(files)
+    one_file = not args.sketch.is_dir()
+    if one_file and (mistake := cli.other_task(files[0], replies[0], canvases[0], cfg)):
+        raise ValueError(mistake)  # another task's reply, refused without a browser: usage
     scores = rewards.score_batch(canvases, prompt=[args.prompt] * len(canvases))
     return [
         record(c, s) | {"file": str(f)} for f, c, s in zip(files, canvases, scores, strict=True)

@@ -14,6 +14,13 @@ steps, so a Hydra sweeper can optimise it.
 from __future__ import annotations
 
 import sys
+
+from watercolor import usage
+from watercolor.training.settings import check_settings
+
+if __name__ == "__main__":  # first, before the training stack's imports (seconds of CPU):
+    usage.check_overrides("train", sys.argv[1:], check_settings)  # a mistake: one line, exit 2
+
 from pathlib import Path
 
 import hydra
@@ -26,7 +33,6 @@ from transformers.integrations import MLflowCallback
 from transformers.trainer_utils import get_last_checkpoint
 from trl import GRPOTrainer
 
-from watercolor import usage
 from watercolor.analysis.records import arm_of
 from watercolor.cores import idle_cores
 from watercolor.tasks import build_task
@@ -35,7 +41,6 @@ from watercolor.training.job import (
     build_dataset,
     build_inputs,
     build_policy,
-    check_settings,
     final_reward,
     grpo_args,
     run_tags,
@@ -49,7 +54,7 @@ def main(cfg: DictConfig) -> float:
     choices = HydraConfig.get().runtime.choices
     try:
         check_settings(cfg, choices.reward)
-    except ValueError as error:  # settings that cannot work together: one line, exit 2
+    except ValueError as error:  # checked before the imports too, but not under --config-dir
         usage.fail(error)
     run_dir = Path(HydraConfig.get().runtime.output_dir)
     if reason := skip_reason(cfg.study, cfg.seed, arm_of(choices)):
@@ -90,5 +95,4 @@ def main(cfg: DictConfig) -> float:
 
 
 if __name__ == "__main__":
-    usage.check_overrides("train", sys.argv[1:])  # a bad override: one line, exit 2
     main()

@@ -4,6 +4,7 @@
     >>> if not Path(args.records).is_dir():
     ...     usage.fail(f"no records folder {args.records}")       # error: no records folder ...
     >>> usage.check_overrides("evaluate", sys.argv[1:])           # a Hydra app, before main()
+    >>> usage.check_overrides("train", sys.argv[1:], check_settings)  # each run (or sweep job)
 
 DESIGN.md §5 gives exit code 2 to usage errors. Every `python -m watercolor.<command>` answers
 a path that is not there, a name it does not know or an override that does not compose so,
@@ -16,11 +17,15 @@ tests/cli/test_cli_usage.py runs each command with bad input.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from omegaconf import DictConfig
 
 USAGE = 2  # the exit code of a usage error (argparse's too)
+MULTIRUN_FLAGS = ("--multirun", "-m")
 
 
 def message(error: BaseException | str) -> str:
@@ -34,26 +39,33 @@ def fail(error: BaseException | str) -> NoReturn:
     raise SystemExit(USAGE)
 
 
-def check_overrides(config_name: str, argv: Sequence[str]) -> None:
-    """Exit with one line when the overrides of a Hydra app's command line (`argv`) do not
-    compose conf/<config_name>.yaml (Hydra itself would print several lines and exit 1).
+def check_overrides(
+    config_name: str, argv: Sequence[str], check: Callable[[DictConfig], None] | None = None
+) -> None:
+    """Exit with one line when the command line (`argv`) of a Hydra app does not compose
+    conf/<config_name>.yaml, or composes a run that `check` refuses (it raises ValueError; it
+    gets the config with its `hydra` node). A sweep (`--multirun`, or an experiment that says
+    `hydra.mode: MULTIRUN`) is checked job by job, each composed as Hydra's basic sweeper will
+    compose it (`watercolor.config.runs`), before the first starts. Hydra itself would print
+    several lines and exit 1, after its callbacks ran; a job it composes but `check` refuses
+    would fail only when its turn came, after the jobs before it.
 
-    Hydra's flags (`--multirun`, `--cfg`, ...) and sweeps (`reward=a,b`) are Hydra's to read:
-    with either, the command line goes to Hydra unchecked.
+    Hydra's other flags (`--cfg`, `--info`, `--config-dir`, ...) leave the command line to Hydra.
     """
-    from hydra.core.override_parser.overrides_parser import OverridesParser
     from hydra.errors import HydraException
     from omegaconf.errors import OmegaConfBaseException
 
-    from watercolor.config import compose_config
+    from watercolor.config import compose_config, runs
 
-    if any(arg.startswith("-") for arg in argv):
+    overrides = [arg for arg in argv if arg not in MULTIRUN_FLAGS]
+    if any(arg.startswith("-") for arg in overrides):
         return
     try:
-        if any(o.is_sweep_override() for o in OverridesParser.create().parse_overrides(argv)):
-            return
-        compose_config(config_name, argv)
-    except (HydraException, OmegaConfBaseException) as error:
+        for run in runs(config_name, overrides, multirun=len(overrides) < len(argv)):
+            cfg = compose_config(config_name, run, return_hydra_config=True)
+            if check is not None:
+                check(cfg)
+    except (HydraException, OmegaConfBaseException, ValueError) as error:
         fail(error)
 
 

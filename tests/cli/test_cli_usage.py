@@ -16,10 +16,19 @@ from pathlib import Path
 import mlflow
 import pytest
 
+from watercolor import usage
+from watercolor.evaluation.settings import check_settings as check_evaluation
+from watercolor.training.settings import check_settings as check_training
+
 REPO = Path(__file__).resolve().parents[2]
 MISSING = "/nonexistent/watercolor-usage-test"
 STORE = "--tracking-uri=sqlite:///{tmp}/mlflow.db"  # compare reads a store of its own
 RUN_DIR = "hydra.run.dir={tmp}/run"  # where Hydra writes the run's config, a Hydra app's own
+SWEEP_DIR = "hydra.sweep.dir={tmp}/sweep"
+# A run refused too late would log here, not to the user's store.
+OWN_STORE = ("tracking.uri=sqlite:///{tmp}/mlflow.db", "tracking.artifacts={tmp}/artifacts")
+SVG = "watercolor/tasks/svg/audit_sketches/whale.svg"  # an SVG document: the svg task's reply
+SKETCH = "watercolor/tasks/painting/samples/koi.js"  # a p5.brush sketch: painting's
 POOL = "rewards.reference_pool"
 CALIBRATION = "tasks.painting.calibration"  # the flat-block calibration (was `behaviour`)
 PAINTER = "tasks.painting.painter."  # painting's tiny painter: tiny, kinds, tiny_revise
@@ -52,6 +61,48 @@ CASES = {
         "sampler=hf",
         False,
     ),
+    "train-full-epoch": (
+        "train",
+        ["trainer.max_steps=-1", RUN_DIR, *OWN_STORE],
+        "trainer.max_steps must be a whole number >= 1, got -1",
+        False,
+    ),
+    "train-group-of-one": (
+        "train",
+        ["trainer.num_generations=1", RUN_DIR, *OWN_STORE],
+        "trainer.num_generations",
+        False,
+    ),
+    "train-no-render-time": (
+        "train",
+        ["renderer.time_limit_s=0", RUN_DIR, *OWN_STORE],
+        "renderer.time_limit_s",
+        False,
+    ),
+    "train-multirun-unknown-option": (
+        "train",
+        ["--multirun", "reward=coarse,fine_graned", SWEEP_DIR, *OWN_STORE],
+        "reward/fine_graned",
+        False,
+    ),
+    "evaluate-no-samples": ("evaluate", ["samples=0", RUN_DIR, *OWN_STORE], "samples", False),
+    "evaluate-no-prompts": (
+        "evaluate",
+        ["num_prompts=-1", RUN_DIR, *OWN_STORE],
+        "num_prompts",
+        False,
+    ),
+    "evaluate-multirun-unknown-option": (
+        "evaluate",
+        ["-m", "model=tiny,tyni", SWEEP_DIR, *OWN_STORE],
+        "model/tyni",
+        False,
+    ),
+    "render-svg-under-painting": ("render", [SVG], "add --set task=svg", False),
+    "render-sketch-under-svg": ("render", [SKETCH, "--set", "task=svg"], "task=painting", False),
+    "render-no-time": ("render", [SKETCH, "--time-limit", "0"], "renderer.time_limit_s", False),
+    "score-svg-under-painting": ("score", [SVG], "add --set task=svg", False),
+    "score-sketch-under-svg": ("score", [SKETCH, "--set", "task=svg"], "task=painting", False),
     "env.serve-bad-override": ("env.serve", ["--set", "nope=1"], "nope", False),
     "env.serve-unknown-reward": ("env.serve", ["--reward", "nope"], "nope", True),
     "env.serve-other-tasks-reward": ("env.serve", ["--reward", "svg_fine"], "svg_fine", False),
@@ -101,3 +152,29 @@ def test_bad_input_is_a_usage_error_on_one_line(module, arguments, named, argpar
         assert before and before[0].startswith("usage:"), done.stderr
     else:
         assert before == [] and error.startswith("error: "), done.stderr
+
+
+# A sweep's jobs are checked, each as Hydra will compose it, before the first starts: a mistake
+# in the second job is not found after the first has trained.
+SWEEPS = {
+    "train-second-job": ("train", ["-m", "trainer.max_steps=60,0"], check_training, "max_steps"),
+    "train-study-experiment": (  # a sweep by its config: hydra.mode MULTIRUN, no --multirun
+        "train", ["experiment=three_rewards_v2", "seed=0,-1"], check_training, "seed",
+    ),
+    "evaluate-second-job": (
+        "evaluate", ["--multirun", "rewards=[coarse],[nope]"], check_evaluation, "['nope']",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("config_name", "argv", "check", "named"), SWEEPS.values(), ids=SWEEPS)
+def test_each_job_of_a_sweep_is_checked_before_the_first_starts(config_name, argv, check, named,
+                                                                  capsys):  # fmt: skip
+    with pytest.raises(SystemExit) as exited:
+        usage.check_overrides(config_name, argv, check)
+    error = capsys.readouterr().err
+    assert exited.value.code == 2 and error.count("\n") == 1 and named in error, error
+
+
+def test_a_sweep_whose_jobs_all_pass_goes_on_to_hydra():
+    usage.check_overrides("train", ["-m", "reward=coarse,gated", "seed=0,1"], check_training)

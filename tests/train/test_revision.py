@@ -158,7 +158,7 @@ def test_revision_settings_that_cannot_work_are_refused_before_loading():
     from hydra import compose, initialize_config_dir
 
     from watercolor.config import CONF_DIR
-    from watercolor.training.job import check_settings
+    from watercolor.training.settings import check_settings
 
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
         for overrides, message in [

@@ -26,7 +26,8 @@ from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.feedback import feedback
 from watercolor.tasks.painting.harness import HARNESS
 from watercolor.tasks.painting.prompts import conversation
-from watercolor.training.job import build_submit_episodes, check_settings
+from watercolor.training.job import build_submit_episodes
+from watercolor.training.settings import check_settings
 from watercolor.training.tool_env import SubmitEpisodes, load_processor, small_image
 
 THROWS = """function setup() {

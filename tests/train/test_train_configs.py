@@ -17,7 +17,7 @@ from trl import GRPOConfig
 
 from watercolor.config import CONF_DIR, compose_config, compose_train
 from watercolor.tasks.painting.painter.tiny import SMOKE
-from watercolor.training.job import check_settings
+from watercolor.training.settings import check_settings
 
 GROUPS = ["task", "model", "reward", "trainer", "sampler", "renderer", "experiment", "debug"]
 OPTIONS = [

@@ -7,7 +7,6 @@ conf/evaluate.yaml and calls `run`).
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import pandas as pd
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
-from watercolor import config, usage
+from watercolor import config
 from watercolor.analysis.behaviour import nanmean, summarise_behaviour
 from watercolor.analysis.gallery import gallery_html
 from watercolor.analysis.provenance import weights_fingerprint
@@ -25,17 +24,11 @@ from watercolor.analysis.revision_stats import revision_measures
 from watercolor.canvas import Status
 from watercolor.evaluation.revisions import evaluate_revisions
 from watercolor.evaluation.sampling import EvaluationSpec, save_canvases
+from watercolor.evaluation.settings import MLFLOW_RUN_ID, reward_names
 from watercolor.policy.builder import BUILD_INFO
 from watercolor.rewards.reward_set import RewardSet, second_paper
 from watercolor.tasks import build_task
 from watercolor.tracking import RUN_ID_FILE, flatten, mlflow_run, use_store
-
-MLFLOW_RUN_ID = re.compile(r"[0-9a-f]{32}")
-
-
-def reward_names(rewards: str | Sequence[str] | None) -> list[str]:
-    """The reward set names of `rewards=`: a list, or one name (`rewards=gated`), or none."""
-    return [rewards] if isinstance(rewards, str) else list(rewards or [])
 
 
 def load_reward_sets(task: str, names: str | Sequence[str] | None = None) -> dict[str, RewardSet]:
@@ -180,24 +173,6 @@ def write_report(table: pd.DataFrame, out_dir: Path, title: str, canvas_dir: Pat
     prefix = canvas_dir.resolve().relative_to(out_dir.resolve()).as_posix()
     (out_dir / "gallery.html").write_text(gallery_html(title, sample_cards(table, prefix)))
     return summary
-
-
-def check_arguments(cfg: DictConfig) -> None:
-    """Exit with one line (`watercolor.usage`) when the command line names a checkpoint that
-    is not there, a reward set conf/reward/ does not hold or one made for another task than
-    the composed one, before any model is loaded."""
-    checkpoint = cfg.checkpoint
-    if checkpoint is not None and not MLFLOW_RUN_ID.fullmatch(str(checkpoint)):
-        usage.check_model_source(str(checkpoint), "checkpoint")
-    names = reward_names(cfg.rewards)
-    names += [cfg.feedback_reward] if cfg.feedback_reward else []
-    if unknown := sorted(set(names) - set(known := config.reward_set_names())):
-        usage.fail(f"unknown reward sets {unknown}; choose from {known}")
-    if names:
-        try:
-            load_reward_sets(cfg.task.name, names)
-        except ValueError as error:  # a set made for another task
-            usage.fail(error)
 
 
 def run(cfg: DictConfig, out_dir: Path) -> dict[str, float]:

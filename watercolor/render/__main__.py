@@ -10,8 +10,10 @@ The renderer and the task's episode (its gate and checks) are the ones training 
 With `--json` it prints exactly one JSON object on stdout (DESIGN.md §5): `status`, `errors`,
 `violations`, `timings` (`total_ms`, `draw_ms`, `load_ms`), `png` (the written path or null).
 Exit code: 0 when the sketch painted (`ok`), 1 when the sketch failed (violation, error,
-timeout, crash), 2 for usage or infrastructure errors. It never hangs: the whole command is
-bounded by the sketch time limit plus a start-up margin.
+timeout, crash), 2 for usage or infrastructure errors: another task's reply (an SVG document
+under the default painting task) is one, whose error names the override to add
+(`--set task=svg`). It never hangs: the whole command is bounded by the sketch time limit plus
+a start-up margin.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cfg = cli.compose(args)
         config, task = cli.render_config(cfg), cli.task(cfg)
-    except HydraException as exc:  # a bad flag or override: usage
+    except (HydraException, ValueError) as exc:  # a bad flag, override or number: usage
         print(f"error: {usage.message(exc)}", file=sys.stderr)
         return 2
     try:
@@ -99,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: cannot read {args.sketch}: {exc}", file=sys.stderr)
         return 2
     canvas = run(reply, config, task, args.seed)
+    if mistake := cli.other_task(args.sketch, reply, canvas, cfg):  # refused without a browser
+        print(f"error: {mistake}", file=sys.stderr)
+        return 2
     png_path = None
     if args.output and canvas.png is not None:
         args.output.parent.mkdir(parents=True, exist_ok=True)

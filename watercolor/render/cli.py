@@ -16,14 +16,24 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
 
 from hydra.utils import instantiate
 from omegaconf import DictConfig
 
-from watercolor.config import check_reward_task, compose_train
+from watercolor.canvas import Canvas, Status
+from watercolor.config import (
+    CONF_DIR,
+    SHARED_AMOUNTS,
+    SHARED_COUNTS,
+    check_numbers,
+    check_reward_task,
+    compose_train,
+)
 from watercolor.render.harness import Harness
 from watercolor.render.pool import RenderConfig, RenderPool
 from watercolor.tasks import Task, build_task
+from watercolor.tasks.episode import fenced_blocks
 
 # flag -> the renderer field it sets (unset flags leave conf/renderer's value)
 RENDER_FLAGS = {"size": "size", "pixel_density": "pixel_density", "time_limit": "time_limit_s"}
@@ -66,8 +76,11 @@ def overrides(args: argparse.Namespace) -> list[str]:
 
 
 def compose(args: argparse.Namespace, extra: Sequence[str] = ()) -> DictConfig:
-    """conf/train.yaml with `extra` (e.g. `reward=gated`), the flags and `--set` applied."""
-    return compose_train([*extra, *overrides(args)])
+    """conf/train.yaml with `extra` (e.g. `reward=gated`), the flags and `--set` applied;
+    ValueError for a number nothing renders with (`--time-limit 0`: `check_numbers`)."""
+    cfg = compose_train([*extra, *overrides(args)])
+    check_numbers(cfg, SHARED_COUNTS, SHARED_AMOUNTS)
+    return cfg
 
 
 def compose_scoring(args: argparse.Namespace, reward: str | None) -> DictConfig:
@@ -77,6 +90,34 @@ def compose_scoring(args: argparse.Namespace, reward: str | None) -> DictConfig:
     cfg = compose(args, [f"reward={reward}"] if reward else [])
     check_reward_task(reward or "(the task's default)", cfg.reward.get("task"), cfg.task.name)
     return cfg
+
+
+def other_task(path: str | Path, reply: str, canvas: Canvas, cfg: DictConfig) -> str | None:
+    """What to say when `reply` (read from `path`; "-": stdin) is clearly another task's than
+    the composed one: the composed task found no code in it (its gate refused it, with none),
+    and its file has another task's suffix (`suffix` in conf/task/*.yaml: `.svg`) or its code
+    blocks that suffix's name as their language (```svg). None when it is not that clear."""
+    if canvas.status != Status.VIOLATION or canvas.sketch:
+        return None
+    name = "stdin" if str(path) == "-" else Path(path).name
+    for option in sorted(p.stem for p in (CONF_DIR / "task").glob("*.yaml")):
+        if option == cfg.task.name:  # a task's option is its name (`watercolor.tasks.Task`)
+            continue
+        if clue := _clue(Path(path), reply, compose_train([f"task={option}"]).task.suffix):
+            return (
+                f"{name} looks like a reply to the {option} task ({clue}), and the "
+                f"{cfg.task.name} task finds no code in it: add --set task={option}"
+            )
+    return None
+
+
+def _clue(path: Path, reply: str, suffix: str) -> str | None:
+    """How `reply`, read from `path`, shows it is code of the task whose files end in `suffix`."""
+    if path.suffix == suffix:
+        return f"a {suffix} file"
+    if suffix[1:] in {language for language, _, _ in fenced_blocks(reply)}:
+        return f"a ```{suffix[1:]} block"
+    return None
 
 
 def render_config(cfg: DictConfig, workers: int = 1) -> RenderConfig:

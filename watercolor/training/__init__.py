@@ -2,5 +2,6 @@
 
 rollout (paint each reply as it is generated), revision and tool_env (multi-turn episodes),
 mlflow_callback, step_cpu and step_gpu (TRL callbacks), study and ray_check (Hydra callbacks of a
-sweep). `python -m watercolor.train` composes them.
+sweep), settings (what a run is refused for, checked before the rest is imported).
+`python -m watercolor.train` composes them.
 """

@@ -1,7 +1,7 @@
 """The parts of one GRPO job that `python -m watercolor.train`'s recipe (`main`) puts together:
 the dataset, the policy, the painter and scorer, the rollout route (plain, overlapped, revision
-or tool episodes), the callbacks, TRL's `GRPOConfig`, and the checks that refuse a run before
-any model is loaded.
+or tool episodes), the callbacks and TRL's `GRPOConfig`. The checks that refuse a run before any
+model is loaded are `watercolor.training.settings`'s.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from transformers import TrainerCallback
 from trl import GRPOConfig, GRPOTrainer
 
 from watercolor.analysis.provenance import commit, config_hash, weights_fingerprint
-from watercolor.config import check_reward_task, model_source
+from watercolor.config import model_source
 from watercolor.policy.loading import load_policy, lora_config
 from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
@@ -33,7 +33,7 @@ from watercolor.training.rollout import GenerationClock, OverlappedRollout
 from watercolor.training.step_cpu import RewardsCpu, StepCpu
 from watercolor.training.step_gpu import StepGpu
 from watercolor.training.study import check_weights, job_sweep_dir, study_id
-from watercolor.training.tool_env import SubmitEpisodes, load_processor, refuse_group_components
+from watercolor.training.tool_env import SubmitEpisodes, load_processor
 
 
 def build_dataset(task: Task, split: str = "train") -> Dataset:
@@ -107,39 +107,6 @@ def close_painter(scorer: RolloutScorer, painter) -> None:
     loop = scorer.loop
     if loop is not None and loop.is_running():
         asyncio.run_coroutine_threadsafe(painter.close(), loop).result(timeout=60)
-
-
-def check_settings(cfg: DictConfig, reward: str) -> None:
-    """Refuse settings that cannot work together, before any model is loaded (`reward`: the
-    `reward` group's option, which an error names).
-
-    A reward set made for another task than the composed one (`task` in conf/reward/*.yaml
-    against the task's `name`) is refused: its components and weights were chosen for another
-    task's canvases (`reward.task=null` on the command line, deliberately, lets it through).
-
-    `overlap_rendering` paints each reply as `watercolor.training.rollout` generates it; with vLLM
-    (`trainer.use_vllm`) TRL generates outside that code, so the switch would do nothing.
-    Revision episodes (`task.turns` > 1) generate with transformers in
-    `watercolor.training.revision`
-    (which paints revisions as they finish itself), so they too need the hf sampler.
-    """
-    check_reward_task(reward, cfg.reward.get("task"), cfg.task.name)
-    if cfg.overlap_rendering and cfg.trainer.get("use_vllm"):
-        raise ValueError(
-            "overlap_rendering=true works only with sampler=hf: with vLLM (trainer.use_vllm) "
-            "TRL generates the batch itself, so no reply could be painted as it finishes; "
-            "drop overlap_rendering=true or use sampler=hf"
-        )
-    turns = cfg.task.get("turns", 1)
-    if not isinstance(turns, int) or turns < 1:
-        raise ValueError(f"task.turns must be a whole number of replies >= 1, got {turns!r}")
-    if turns > 1 and (cfg.trainer.get("use_vllm") or cfg.overlap_rendering):
-        raise ValueError(
-            f"task.turns={turns} (revision episodes) generates with transformers and paints "
-            "each revision as it finishes already: use sampler=hf and overlap_rendering=false"
-        )
-    if turns > 1 and cfg.model.get("takes_images", False):
-        refuse_group_components(cfg.reward.get("group_components") or {})
 
 
 def build_rollout(cfg: DictConfig, scorer: RolloutScorer, task: Task):

@@ -49,6 +49,7 @@ from watercolor.canvas import Canvas, Status
 from watercolor.rewards.reward_set import RewardSet, Score
 from watercolor.rewards.trl_adapter import Painter, prompt_text
 from watercolor.tracking import canvas_image
+from watercolor.training.settings import refuse_group_components
 
 log = logging.getLogger(__name__)
 
@@ -138,16 +139,6 @@ class SubmitEnvironment:
             return 0.0
         _, score = self.submissions[-1]
         return None if score is None else score.total
-
-
-def refuse_group_components(names) -> None:
-    """Raise if the reward set has group components: this route scores each rollout alone."""
-    if names:
-        raise ValueError(
-            f"reward set with group components {sorted(names)}: revision through the submit "
-            "tool scores each rollout alone (TRL calls get_reward per rollout), so a component "
-            "that compares a GRPO group cannot be applied; use a set without them"
-        )
 
 
 def small_image(canvas: Canvas, size: int) -> Image.Image:
