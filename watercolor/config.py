@@ -18,15 +18,16 @@ commands such as `python -m watercolor.score` that need one group without a trai
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hydra import compose, initialize_config_dir
-from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
 from hydra.core.global_hydra import GlobalHydra
 from hydra.core.hydra_config import HydraConfig
 from hydra.core.override_parser.overrides_parser import OverridesParser
+from hydra.core.override_parser.types import Override
 from hydra.types import RunMode
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
@@ -35,7 +36,8 @@ if TYPE_CHECKING:  # the render CLI composes configs without loading the reward 
     from watercolor.rewards.reward_set import RewardSet
 
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
-BASIC_SWEEPER = f"{BasicSweeper.__module__}.{BasicSweeper.__name__}"
+# Hydra's default sweeper, by the name a config's `hydra.sweeper._target_` gives it
+BASIC_SWEEPER = "hydra._internal.core_plugins.basic_sweeper.BasicSweeper"
 
 # The numbers conf/train.yaml and conf/evaluate.yaml share (the seed, the machine, the renderer
 # group, local or remote) that nothing works below, for `check_numbers`: whole numbers -> (the
@@ -96,8 +98,28 @@ def runs(name: str, overrides: Sequence[str], *, multirun: bool = False) -> list
         if hydra_node.sweeper._target_ != BASIC_SWEEPER:
             return []
         params = [f"{key}={value}" for key, value in (hydra_node.sweeper.params or {}).items()]
-        jobs = parser.parse_overrides([*params, *overrides])
-        return BasicSweeper.split_arguments(jobs, max_batch_size=None)[0]
+        return sweep_jobs(parser.parse_overrides([*params, *overrides]))
+
+
+def sweep_jobs(parsed: Sequence[Override]) -> list[list[str]]:
+    """The jobs of a basic sweep: every combination of each key's values (its sweep's, or its
+    one value), a later override of a key replacing an earlier one, as Hydra's basic sweeper
+    documents it. Through `Override`'s public methods: Hydra has no public call for the
+    expansion itself (its sweeper's is internal)."""
+    per_key: dict[str, list[str]] = {}
+    for override in parsed:
+        key = override.get_key_element()
+        if override.is_sweep_override():
+            if not override.is_discrete_sweep():  # interval(...): only an optimiser samples it
+                raise ValueError(f"{override.input_line}: the basic sweeper takes lists, "
+                                 "choice(...), range(...) and glob(...) only")  # fmt: skip
+            values = list(override.sweep_string_iterator())
+        elif override.is_delete() and override.value() is None:
+            values = [None]  # `~key`: delete whatever it holds
+        else:
+            values = [override.get_value_element_as_str()]
+        per_key[key] = [key if value is None else f"{key}={value}" for value in values]
+    return [list(job) for job in itertools.product(*per_key.values())]
 
 
 def check_numbers(

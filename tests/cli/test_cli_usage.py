@@ -17,6 +17,7 @@ import mlflow
 import pytest
 
 from watercolor import usage
+from watercolor.config import runs
 from watercolor.evaluation.settings import check_settings as check_evaluation
 from watercolor.training.settings import check_settings as check_training
 
@@ -178,3 +179,13 @@ def test_each_job_of_a_sweep_is_checked_before_the_first_starts(config_name, arg
 
 def test_a_sweep_whose_jobs_all_pass_goes_on_to_hydra():
     usage.check_overrides("train", ["-m", "reward=coarse,gated", "seed=0,1"], check_training)
+
+
+def test_a_sweep_expands_as_hydra_s_basic_sweeper_documents():
+    # every combination, a later value of a key replacing an earlier one, `~key` kept as written
+    jobs = runs("train", ["reward=coarse,gated", "seed=range(0,2)", "seed=3,4",
+                          "~tracking.cpu_split", "+tags.x=1"], multirun=True)  # fmt: skip
+    assert jobs == [[f"reward={r}", f"seed={s}", "~tracking.cpu_split", "+tags.x=1"]
+                    for r in ("coarse", "gated") for s in (3, 4)]  # fmt: skip
+    with pytest.raises(ValueError, match="interval"):
+        runs("train", ["seed=interval(0,1)"], multirun=True)
