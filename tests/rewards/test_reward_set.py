@@ -106,3 +106,17 @@ def test_score_batch_adds_group_components_after_the_gate():
     assert [s.total for s in scores] == [1.0, 1.5, 0.0, None]
     assert [s.components["diverse"] for s in scores] == [0.0, 1.0, 1.0, None]
     assert rewards.weights == {"ran": 1.0, "diverse": 0.5}
+
+
+def test_a_component_that_raises_costs_only_its_own_canvas_a_verdict():
+    def fragile(canvas: Canvas) -> float:
+        if canvas.errors:
+            raise RecursionError("maximum recursion depth exceeded")
+        return 1.0
+
+    rewards = build(fragile={"weight": 0.1, "fn": fragile})
+    good, bad = rewards.score_batch([OK, THREW])
+    assert good.total == pytest.approx(0.7) and good.errors == ()
+    assert bad.total is None and bad.components["fragile"] is None  # ours: no verdict
+    assert bad.errors == ("reward component fragile raised RecursionError: maximum recursion "
+                          "depth exceeded",)  # fmt: skip

@@ -24,8 +24,10 @@ The total (`Score.total`):
                             divided by sum_i w_i when `normalise` is true.
 
 Every component is computed and reported, weight 0 included, so a metric can be watched without
-paying for it. Dataset columns passed to `score(canvas, **columns)` reach exactly the
-components that name them as a parameter (e.g. `prompt` for `prompt_colours`).
+paying for it; one that raises is reported as None (a bug of ours: no verdict for that canvas,
+the others keep theirs) and named in `Score.errors`. Dataset columns passed to
+`score(canvas, **columns)` reach exactly the components that name them as a parameter (e.g.
+`prompt` for `prompt_colours`).
 
 Group components (`fn(canvases, **params) -> list[float | None]`, e.g. `group_diversity`) see
 a whole GRPO group, so only `score_batch` applies them: their weighted values are added to each
@@ -35,11 +37,13 @@ canvas's total (gated canvases stay at 0).
 from __future__ import annotations
 
 import inspect
+import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from watercolor.canvas import Canvas
 
+log = logging.getLogger(__name__)
 ComponentFn = Callable[..., float | None]
 
 
@@ -72,6 +76,7 @@ class Score:
     total: float | None
     components: dict[str, float | None]
     gate_passed: bool
+    errors: tuple[str, ...] = ()  # components that raised (their value is None: our failure)
 
 
 class RewardSet:
@@ -113,7 +118,20 @@ class RewardSet:
 
     def score(self, canvas: Canvas, **columns) -> Score:
         """Score one canvas (group components are not applied; see `score_batch`)."""
-        values = {name: c(canvas, columns) for name, c in self.components.items()}
+        values, errors = {}, []
+        for name, component in self.components.items():
+            try:
+                values[name] = component(canvas, columns)
+            except ImportError:
+                raise  # a missing extra fails every canvas: a setup error, said at once
+            except Exception as exc:  # a scorer's bug costs this canvas its verdict, not the batch
+                values[name] = None
+                errors.append(f"reward component {name} raised {type(exc).__name__}: {exc}")
+                log.error("%s (reply: %.80r)", errors[-1], canvas.reply or canvas.sketch)
+        score = self._total(canvas, values)
+        return replace(score, errors=tuple(errors)) if errors else score
+
+    def _total(self, canvas: Canvas, values: dict[str, float | None]) -> Score:
         gate = [values[name] for name in self.gate]
         passed = all(v is not None and v >= self.gate_threshold for v in gate)
         needed = [values[n] for n, c in self.components.items() if c.weight] + gate
@@ -142,7 +160,7 @@ class RewardSet:
         total = score.total
         if total is not None and score.gate_passed and weight:
             total = None if value is None else total + self._normalised(weight * value)
-        return Score(total, components, score.gate_passed)
+        return Score(total, components, score.gate_passed, score.errors)
 
     def _normalised(self, weighted_sum: float) -> float:
         if not self.normalise:

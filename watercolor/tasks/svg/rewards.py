@@ -41,17 +41,16 @@ def shapes(document: str) -> list[float]:
     except ET.ParseError:
         return []
     found: list[float] = []
-
-    def walk(element: ET.Element, opacity: float, fill_opacity: float) -> None:
+    # A stack, not recursion: a document may nest its groups thousands deep (issue 44).
+    stack = [(root, 1.0, 1.0)]
+    while stack:
+        element, opacity, fill_opacity = stack.pop()
         own = _opacities(element)
         opacity *= own.get("opacity", 1.0)  # a group's opacity multiplies into its children
         fill_opacity = own.get("fill-opacity", fill_opacity)  # inherited, a child's own wins
         if element.tag.rsplit("}", 1)[-1] in SHAPES:
             found.append(opacity * fill_opacity)
-        for child in element:
-            walk(child, opacity, fill_opacity)
-
-    walk(root, 1.0, 1.0)
+        stack.extend((child, opacity, fill_opacity) for child in reversed(element))
     return found
 
 
