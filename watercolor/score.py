@@ -14,7 +14,8 @@ For one file, `--json` prints exactly one JSON object (DESIGN.md §5): `reward` 
 when the renderer or a scorer failed: no verdict), `status`, `violations`, `errors`,
 `components` (name -> float or null) and `timings`. For a directory (its files with the
 task's sketch suffix, painting's .js, and its .md and .txt files) it prints a table, or with
-`--json` one such object per line with a `file` key.
+`--json` one such object per line with a `file` key. A file that is not UTF-8 is that file's
+failure (status `error`, reward 0 from a set that pays running), not the folder's.
 Exit code: 0 when every sketch painted, 1 when a sketch failed, 2 for usage or
 infrastructure errors (one file that is another task's reply included: the error names the
 override to add, `--set task=svg`).
@@ -86,24 +87,36 @@ def composed(args: argparse.Namespace) -> DictConfig:
 
 def record(canvas: Canvas, score: Score) -> dict:
     """The §5 JSON object of one scored sketch."""
-    return {
-        "reward": score.total,
-        **canvas.to_json(),
-        "components": score.components,
-    }
+    fields = canvas.to_json()
+    fields["errors"] += score.errors  # a component that raised: named beside the render's errors
+    return {"reward": score.total, **fields, "components": score.components}
+
+
+def read_reply(path: Path) -> str | Canvas:
+    """The file's text, or an error Canvas when it is not UTF-8: that file's scored failure,
+    not the folder's (issue 44)."""
+    try:
+        return path.read_text("utf-8")
+    except UnicodeDecodeError as exc:
+        message = (
+            f"{path.name} is not UTF-8 text ({exc.reason} at byte {exc.start}); save it as UTF-8"
+        )
+        return Canvas(Status.ERROR, errors=[message])
 
 
 def score_files(files: list[Path], cfg: DictConfig, args: argparse.Namespace) -> list[dict]:
-    replies = [f.read_text("utf-8") for f in files]
+    texts = [read_reply(f) for f in files]
+    replies = [t for t in texts if isinstance(t, str)]
     rewards: RewardSet = instantiate(cfg.reward)
     try:
-        canvases = asyncio.run(paint_all(replies, cfg, args.seed))
+        painted = asyncio.run(paint_all(replies, cfg, args.seed)) if replies else []
     except Exception as exc:  # the browser could not start: ours, not the sketches'
         failed = Canvas(Status.INFRA_ERROR, errors=[f"{type(exc).__name__}: {exc}"])
-        canvases = [failed] * len(files)
+        painted = [failed] * len(replies)
     one_file = not args.sketch.is_dir()
-    if one_file and (mistake := cli.other_task(files[0], replies[0], canvases[0], cfg)):
+    if one_file and replies and (mistake := cli.other_task(files[0], replies[0], painted[0], cfg)):
         raise ValueError(mistake)  # another task's reply, refused without a browser: usage
+    canvases = [t if isinstance(t, Canvas) else painted.pop(0) for t in texts]
     scores = rewards.score_batch(canvases, prompt=[args.prompt] * len(canvases))
     return [
         record(c, s) | {"file": str(f)} for f, c, s in zip(files, canvases, scores, strict=True)
@@ -140,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         if not files:
             raise ValueError(f"no {'/'.join((suffix, *REPLY_SUFFIXES))} files in {args.sketch}")
         records = score_files(files, cfg, args)
-    except (HydraException, OSError, UnicodeDecodeError, ValueError) as exc:
+    except (HydraException, OSError, ValueError) as exc:
         print(f"error: {usage.message(exc)}", file=sys.stderr)
         return 2
     if args.json and not args.sketch.is_dir():

@@ -145,3 +145,17 @@ def test_score_a_refused_reply_without_a_browser(tmp_path):
     record = one_json_object(result.stdout)
     assert result.returncode == 1 and record["status"] == "violation" and record["reward"] == 0
     assert record["violations"] == ["no_sketch"]
+
+
+def test_score_directory_scores_a_file_it_cannot_read_as_that_files_failure(tmp_path):
+    # A UTF-16 reply once aborted the whole folder with no records (issue 44).
+    (tmp_path / "utf16.md").write_text("I would paint a hibiscus.", encoding="utf-16")
+    (tmp_path / "prose.md").write_text("I would paint a hibiscus.")
+    result = run("watercolor.score", str(tmp_path), "--reward", "gated", "--json",
+                 "--chromium", "/nonexistent/chromium")  # fmt: skip
+    records = {Path(r["file"]).name: r for r in map(json.loads, result.stdout.splitlines())}
+    assert result.returncode == 1 and set(records) == {"utf16.md", "prose.md"}, result.stderr
+    assert records["prose.md"]["violations"] == ["no_sketch"]
+    unreadable = records["utf16.md"]
+    assert unreadable["status"] == "error" and unreadable["reward"] == 0
+    assert "not UTF-8" in unreadable["errors"][0]
