@@ -1,5 +1,5 @@
 """What every task's episode shares: violations, the gate -> render -> blank-check shape, and
-fenced code blocks in a reply.
+a reply's think blocks and fenced code blocks.
 
     >>> canvas = await gated_render(pool, reply, seed, gate=check_reply, blank=check_canvas)
 
@@ -73,6 +73,20 @@ async def gated_render(
         twin = await pool.render(code, seed=seed, paper=second_paper)
         canvas = replace(canvas, twin=twin, twin_paper=second_paper)
     return replace(canvas, sketch=code, reply=reply)
+
+
+def without_thinking(text: str) -> str:
+    """`text` without its closed <think>...</think> blocks (an unclosed one stays). A scan, not
+    the regex `<think>.*?</think>`: that one is quadratic on thousands of unclosed tags, which a
+    policy in a repetition loop writes (issue 44)."""
+    kept, at = [], 0
+    while (start := text.find("<think>", at)) >= 0:
+        if (end := text.find("</think>", start + len("<think>"))) < 0:
+            break
+        kept.append(text[at:start])
+        at = end + len("</think>")
+    kept.append(text[at:])
+    return "".join(kept)
 
 
 def fenced_blocks(text: str) -> list[tuple[str, str, bool]]:

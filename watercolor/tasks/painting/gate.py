@@ -21,6 +21,8 @@ agree on what is blank.
 
 What this isolates: nothing. The gate is the task's policy (what earns a reward), matched on
 the code with comments and literals blanked (`jsscan`), and it can be fooled by obfuscation.
+Every scan is linear in the reply's length: tests/tasks/test_hostile_input.py measures the
+gate on hostile replies (thousands of unclosed tags, calls or regex classes) at the limits.
 Why a lexical scan and not a parser (e.g. tree-sitter's JavaScript grammar), issue 10: what we
 tried against it (computed members `brush["rect"]`, string-built names, names in comments and
 strings, `brush . rect` across spaces and lines) is already caught or rightly ignored; the one
@@ -32,6 +34,7 @@ The safety boundary is the renderer's browser (no network, no files, time and me
 
 from __future__ import annotations
 
+import bisect
 import re
 import string
 from collections.abc import Iterable
@@ -40,7 +43,7 @@ from dataclasses import dataclass
 from watercolor.canvas import Canvas
 from watercolor.rewards.pixels import BLANK_COVERAGE, view
 from watercolor.rewards.pixels import painted_fraction as painted_fraction  # the task's measure
-from watercolor.tasks.episode import Violation, fenced_blocks
+from watercolor.tasks.episode import Violation, fenced_blocks, without_thinking
 from watercolor.tasks.painting.assets import brush_methods
 from watercolor.tasks.painting.jsscan import Scan, scan
 
@@ -87,7 +90,6 @@ DEFAULT_RULES = GateRules()  # the anchor's rules
 
 # ---------------------------------------------------------------- extraction
 
-_THINK = re.compile(r"<think>.*?</think>", re.S)
 _JS_TAGS = frozenset({"js", "javascript", "jsx", "mjs", "p5", "p5js", "p5.js"})
 # A line that starts JavaScript: a declaration, a comment, a directive or a complete call.
 _CODE_LINE = re.compile(
@@ -104,7 +106,7 @@ def extract_sketch(reply: str) -> str | None:
 
 def _find_sketch(reply: str) -> tuple[str | None, bool]:
     """(sketch or None, whether its fence was closed)."""
-    text = _THINK.sub("", reply)
+    text = without_thinking(reply)
     blocks = fenced_blocks(text)
     if blocks:
         for tag, body, closed in blocks:
@@ -153,6 +155,15 @@ def check_sketch(
 
 def _line(code: str, offset: int) -> int:
     return code.count("\n", 0, offset) + 1
+
+
+def _lines(code: str, offsets: list[int]) -> list[int]:
+    """The line of each of `offsets` (ascending), counted in one pass."""
+    lines, line, at = [], 1, 0
+    for offset in offsets:
+        line, at = line + code.count("\n", at, offset), offset
+        lines.append(line)
+    return lines
 
 
 def _names_with_lines(code: str, hits: Iterable[tuple[str, int]], limit: int = 4) -> str:
@@ -218,25 +229,38 @@ def _instance_mode(code: str) -> Violation | None:
     )
 
 
-def _call_args(code: str, open_paren: int) -> str:
-    """The text between the parenthesis at `open_paren` and its match (or the end)."""
-    depth = 0
-    for k in range(open_paren, len(code)):
-        depth += {"(": 1, ")": -1}.get(code[k], 0)
-        if depth == 0:
-            return code[open_paren + 1 : k]
-    return code[open_paren + 1 :]
+def _closing_parens(code: str) -> dict[int, int]:
+    """Where each parenthesis closes, by where it opens (one never closed is left out)."""
+    closing, opened = {}, []
+    for k, c in enumerate(code):
+        if c == "(":
+            opened.append(k)
+        elif c == ")" and opened:
+            closing[opened.pop()] = k
+    return closing
 
 
 def _not_webgl(code: str) -> Violation | None:
-    canvases = list(re.finditer(r"(?<![\w$])createCanvas\s*\(", code))
+    canvases = [m.end() - 1 for m in re.finditer(r"(?<![\w$])createCanvas\s*\(", code)]
     if not canvases:
         return Violation("not_webgl", "the sketch never calls createCanvas(600, 600, WEBGL).")
-    if all(re.search(r"\bWEBGL\b", _call_args(code, m.end() - 1)) for m in canvases):
+    # Each call's arguments run to its closing parenthesis (or the end): found in one pass, and
+    # WEBGL looked up by position, so nested calls are not read again each (issue 44).
+    closing, webgl = _closing_parens(code), [m.start() for m in _WEBGL.finditer(code)]
+    ends = [closing.get(start, len(code)) for start in canvases]
+    if all(_any_between(webgl, start, end) for start, end in zip(canvases, ends, strict=True)):
         return None
     return Violation(
         "not_webgl", "createCanvas() has no WEBGL argument; p5.brush paints only in WEBGL mode."
     )
+
+
+_WEBGL = re.compile(r"\bWEBGL\b")
+
+
+def _any_between(sorted_offsets: list[int], start: int, end: int) -> bool:
+    k = bisect.bisect_right(sorted_offsets, start)
+    return k < len(sorted_offsets) and sorted_offsets[k] < end
 
 
 # -- external access
@@ -361,7 +385,7 @@ def _brush_violations(code: str, allowed: frozenset[str] | None) -> list[Violati
         message = f"p5.brush has no such method: {where}."
         out.append(Violation("unknown_brush_method", message))
     if allowed is not None:
-        if aliases := [code.count("\n", 0, m.start()) + 1 for m in _BRUSH_VALUE.finditer(code)]:
+        if aliases := _lines(code, [m.start() for m in _BRUSH_VALUE.finditer(code)]):
             lines = ", ".join(map(str, sorted(set(aliases))))
             message = (f"`brush` is used as a value (line {lines}), which hides the methods it "
                        "calls; call them as brush.method(...).")  # fmt: skip

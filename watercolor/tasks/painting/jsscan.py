@@ -48,6 +48,9 @@ class _Scanner:
         self.unterminated: str | None = None
         self.templates: list[int] = []  # brace depth inside each open `${ ... }`
         self.last = -1  # index of the last significant code character
+        # A `/` before here is a division: a regex literal tried from an earlier `/` on this
+        # line found no end, so trying each later `/` would read the line again (quadratic).
+        self.no_regex_before = -1
 
     def blank(self, start: int, end: int) -> None:
         for k in range(start, end):
@@ -70,7 +73,7 @@ class _Scanner:
             return self.string(i, c)
         if c == "`":
             return self.template_part(i + 1)
-        if c == "/" and self.regex_allowed():
+        if c == "/" and i > self.no_regex_before and self.regex_allowed():
             return self.regex(i)
         if self.templates and c in "{}":
             if c == "}" and self.templates[-1] == 0:
@@ -133,7 +136,7 @@ class _Scanner:
         if k >= len(self.src):
             self.unterminated = "regex"
         elif self.src[k] == "\n":  # not a regex after all: a lone `/`
-            self.last = i
+            self.last, self.no_regex_before = i, k
             return i + 1
         self.literal(i + 1, min(k, len(self.src)))
         self.last = min(k, len(self.src) - 1)

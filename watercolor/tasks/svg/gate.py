@@ -13,19 +13,24 @@ not well-formed XML (`not_well_formed`) or not an SVG document (`not_svg`: the r
 `svg` in the SVG namespace, or Chromium will not draw it). A well-formed SVG is then refused
 for each of: a `script` element (`script`), an `on*` attribute (`event_handler`), a reference
 outside the document (`external_reference`: an href not starting with `#`, a `url(...)` not
-starting with `#`, `@import`, an `<?xml-stylesheet?>`, any data: URI, since an embedded raster
-image would be a way around drawing), a `foreignObject` (`foreign_object`: HTML inside the SVG),
-`animate`/`set`/`animateTransform`/`animateMotion` (`animation`: the canvas is one still frame,
-and Chromium applies an animation's first value to it), more than `SvgRules.max_elements`
-elements (`too_many_elements`), or no shape at all (`no_drawing`: path, rect, circle, ellipse,
-line, polyline or polygon; `text` draws but is not drawing). Element and attribute names are
-compared by local name, in SVG's own case (`foreignObject`), whatever their namespace.
+starting with `#`, an `image-set()`, `@import`, an `<?xml-stylesheet?>`, any data: URI, since an
+embedded raster image would be a way around drawing), a `foreignObject` (`foreign_object`: HTML
+inside the SVG), `animate`/`set`/`animateTransform`/`animateMotion` or CSS `@keyframes` and
+`animation` (`animation`: the canvas is one still frame, and Chromium applies an animation's
+first value to it), more than `SvgRules.max_elements` elements (`too_many_elements`), or no
+shape at all (`no_drawing`: path, rect, circle, ellipse, line, polyline or polygon; `text` draws
+but is not drawing). Element and attribute names are
+compared by local name, in SVG's own case (`foreignObject`), whatever their namespace or prefix
+(`<svg:svg xmlns:svg=...>` is an SVG document).
 After rendering, `check_canvas` refuses a canvas that is (almost) all sheet (`blank_canvas`),
 by the reward components' own definition of blank (`watercolor.rewards.pixels`), as painting's
 gate does.
 
 What this isolates: nothing. The gate is the task's policy (what earns a reward), matched on
-the parsed tree and, for CSS, on text (a CSS escape such as `u\\72l(` hides a url() from it).
+the parsed tree (entities decoded) and, for CSS, on its text with CSS escapes decoded as the
+browser decodes them (`u\\72l(` is `url(`, `"\\64 ata:` is `"data:`: `unescape_css`). Every
+scan is linear in the reply's length (tests/tasks/test_hostile_input.py measures them on
+hostile replies at the length limits), and the tree is never walked by recursion.
 The wall is the harness: the SVG is loaded as an image, which runs no script and fetches
 nothing (watercolor/tasks/svg/harness.py), inside the render pool's sandbox. It does draw an
 embedded data: image, though (tests/tasks/svg/test_svg_render.py): the gate alone keeps those
@@ -44,7 +49,7 @@ from dataclasses import dataclass
 
 from watercolor.canvas import Canvas
 from watercolor.rewards.pixels import BLANK_COVERAGE, view
-from watercolor.tasks.episode import Violation, fenced_blocks
+from watercolor.tasks.episode import Violation, fenced_blocks, without_thinking
 
 SVG_NS = "http://www.w3.org/2000/svg"
 SHAPES = frozenset(["path", "rect", "circle", "ellipse", "line", "polyline", "polygon"])
@@ -65,10 +70,11 @@ DEFAULT_RULES = SvgRules()
 
 # ---------------------------------------------------------------- extraction
 
-_THINK = re.compile(r"<think>.*?</think>", re.S)
 _SVG_TAGS = frozenset({"svg", "xml"})
-_OPENED = re.compile(r"<svg\b")
-_CLOSED = re.compile(r"</svg\s*>|<svg\b[^>]*/>")  # a closing tag, or a root that closes itself
+# An <svg> start or end tag, with any namespace prefix (`<svg:svg>`), and how it ends: `>`,
+# `/>` or, for one cut off, nothing. Possessive, so a tag that never ends is read once: the
+# lazy `<svg\b[^>]*/>` this replaces took seconds on thousands of unclosed tags (issue 44).
+_SVG_TAG = re.compile(r"""<(/?)(?:[\w.-]+:)?svg(?![\w.:-])(?:[^<>"']|"[^"<]*"|'[^'<]*')*+(/?>)?""")
 
 
 def extract_svg(reply: str) -> str | None:
@@ -78,20 +84,27 @@ def extract_svg(reply: str) -> str | None:
 
 def _find_svg(reply: str) -> tuple[str | None, bool]:
     """(svg or None, whether its fence was closed)."""
-    text = _THINK.sub("", reply)
+    text = without_thinking(reply)
     for tag, body, closed in fenced_blocks(text):
         if tag in _SVG_TAGS:
             return (body.strip() or None), closed
     return _bare_svg(text), True
 
 
+def _closes(tag: re.Match) -> bool:
+    """Whether an <svg> tag closes an element: an end tag, or a start tag that closes itself."""
+    return tag.group(2) == "/>" or (tag.group(1) == "/" and tag.group(2) is not None)
+
+
 def _bare_svg(text: str) -> str | None:
     """From the first <svg to the last </svg> (nested <svg> elements stay whole); one never
     closed runs to the end of the text, and the gate finds it `truncated`."""
-    if not (opened := _OPENED.search(text)):
-        return None
-    closings = list(_CLOSED.finditer(text, opened.start()))
-    return text[opened.start() : closings[-1].end() if closings else len(text)].strip()
+    opened, end = None, None
+    for tag in _SVG_TAG.finditer(text):
+        opened = opened or (None if tag.group(1) else tag)
+        if opened and _closes(tag):
+            end = tag.end()
+    return None if opened is None else text[opened.start() : end or len(text)].strip()
 
 
 # ---------------------------------------------------------------- the reply gate
@@ -155,9 +168,10 @@ def _too_long(svg: str, limit: int) -> Violation | None:
 
 
 def _truncated(svg: str, fence_closed: bool) -> Violation | None:
+    tags = list(_SVG_TAG.finditer(svg))
     if not fence_closed:
         reason = "its code block is never closed"
-    elif len(_OPENED.findall(svg)) > len(_CLOSED.findall(svg)):
+    elif sum(not tag.group(1) for tag in tags) > sum(map(_closes, tags)):
         reason = "an <svg> element is opened and never closed"
     else:
         return None
@@ -224,31 +238,71 @@ def _is_handler(attribute: str) -> bool:
     return _local(attribute).lower().startswith("on")
 
 
-# url(...) targets, quoted or not; data: anywhere; @import; an <?xml-stylesheet ...?>.
-_URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.I | re.S)
+# A CSS escape (CSS Syntax §4.3.7): a backslash and 1-6 hex digits with one optional space, a
+# backslash and a newline (inside a string: a line continuation, dropped), or a backslash and
+# any other character (that character).
+_CSS_ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{1,6})(?:\r\n|[ \t\n\r\f])?|(\r\n|[\n\r\f])|(.))", re.S)
+_URL_OPEN = re.compile(r"url\(\s*", re.I)
+# Images named by a string (a URL or a data: URI), not by url(); data: anywhere; @import.
+_IMAGE_SET = re.compile(r"(?<![\w-])(?:-webkit-)?image-set\(", re.I)
 _DATA_URI = re.compile(r"\bdata:[\w.+-]*[/;,]", re.I)
 _IMPORT = re.compile(r"@import\b", re.I)
 _STYLESHEET = re.compile(r"<\?xml-stylesheet\b", re.I)
 
 
+def unescape_css(css: str) -> str:
+    """`css` with its escapes decoded, as the browser reads it: `u\\72l(` is `url(`, and
+    `"\\64 ata:` is `"data:` (a code point that is 0, a surrogate or past U+10FFFF is U+FFFD)."""
+    return _CSS_ESCAPE.sub(_unescaped, css)
+
+
+def _unescaped(escape: re.Match) -> str:
+    digits, newline, char = escape.groups()
+    if digits is None:
+        return "" if newline else char
+    code = int(digits, 16)
+    return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else "\ufffd"
+
+
+def _style_sheets(elements: list[ET.Element]) -> list[str]:
+    """The text of every <style> and every `style` attribute, CSS escapes decoded."""
+    found = ["".join(e.itertext()) for e in elements if _local(e.tag) == "style"]
+    found += [v for e in elements for k, v in e.attrib.items() if _local(k) == "style"]
+    return [unescape_css(css) for css in found]
+
+
 def _outside_references(svg: str, elements: list[ET.Element]) -> list[str]:
-    """Every reference in the document to something outside it, as written."""
+    """Every reference in the document to something outside it, as the browser reads it."""
     found = ["<?xml-stylesheet?>"] if _STYLESHEET.search(svg) else []
     for element in elements:
         for name, value in element.attrib.items():
             if _local(name) != "href":
-                found += _css_references(value)
+                found += _css_references(unescape_css(value))
             elif not value.strip().startswith("#"):
                 found.append(f'href="{value.strip()[:60]}"')
         if _local(element.tag) == "style":
-            css = "".join(element.itertext())
+            css = unescape_css("".join(element.itertext()))
             found += _css_references(css) + ["@import"] * bool(_IMPORT.search(css))
     return found
 
 
+def _urls(css: str) -> list[str]:
+    """The target of every url(...) in `css`, quoted or not; one never closed runs to the end
+    (as the browser reads it). One pass: each url( is read from where the last one ended."""
+    found, at = [], 0
+    while opened := _URL_OPEN.search(css, at):
+        start = opened.end()
+        quote = css[start] if css[start : start + 1] in ("'", '"') else ""
+        end = css.find(quote or ")", start + len(quote))
+        end = len(css) if end < 0 else end
+        found.append(css[start + len(quote) : end].strip())
+        at = end + 1
+    return found
+
+
 def _css_references(css: str) -> list[str]:
-    found = [f"url({m.group(2).strip()[:60]})" for m in _URL.finditer(css)]
-    found = [url for url in found if not url.startswith("url(#")]
+    found = [f"url({url[:60]})" for url in _urls(css) if not url.startswith("#")]
+    found += ["image-set()"] * bool(_IMAGE_SET.search(css))
     return found + (["a data: URI"] if _DATA_URI.search(css) else [])
 
 
@@ -271,8 +325,17 @@ def _foreign_object(elements: list[ET.Element]) -> Violation | None:
     return Violation("foreign_object", message)
 
 
+# A CSS animation: @keyframes (vendor-prefixed or not), or an `animation`/`animation-name` property.
+_CSS_ANIMATION = re.compile(
+    r"@(?:-[a-z]+-)?keyframes\b|(?<![\w-])(?:-[a-z]+-)?animation(?:-name)?\s*:", re.I
+)
+
+
 def _animation(elements: list[ET.Element]) -> Violation | None:
-    if not (found := _named(elements, ANIMATIONS)):
+    found = _named(elements, ANIMATIONS)
+    for css in _style_sheets(elements):
+        found += [re.sub(r"\s+", "", m.group(0)) for m in _CSS_ANIMATION.finditer(css)]
+    if not found:
         return None
     message = (
         f"the SVG animates ({_listed(found)}); the canvas is one still frame: set the final "
