@@ -206,3 +206,22 @@ async def test_a_blank_document_is_refused_after_rendering_with_its_png(pool):
     assert canvas.status == Status.VIOLATION and canvas.violations == ["blank_canvas"]
     assert canvas.png is not None and (canvas.rgba == 255).all()
     assert "painted" in canvas.errors[-1] and canvas.sketch == white
+
+
+@pytest.mark.browser
+async def test_an_escaped_data_uri_is_drawn_and_a_prefixed_document_draws(pool):
+    """Issue 44: a CSS escape once carried a data: image past the gate (Chromium decodes it and
+    draws); written with an `svg:` prefix, a document draws as well and the gate accepts it."""
+    red = "%3Csvg xmlns='http://www.w3.org/2000/svg' width='9' height='9'%3E%3Crect width='9'"
+    red += " height='9' fill='red'/%3E%3C/svg%3E"
+    style = f'<style>svg {{ background: image-set("\\64 ata:image/svg+xml,{red}" 1x) }}</style>'
+    document = f'<svg {NS} viewBox="0 0 600 600">{style}<circle r="1"/></svg>'
+    assert [v.code for v in check_svg(document)] == ["external_reference"]
+    canvas = await pool.render(document)
+    assert canvas.status == Status.OK and pixel(canvas, 300, 300) == RED
+    prefixed = (
+        LAYERED.replace("<", "<svg:").replace("<svg:/", "</svg:").replace("xmlns=", "xmlns:svg=")
+    )
+    canvas = await draw(pool, f"```svg\n{prefixed}\n```")
+    assert canvas.status == Status.OK and canvas.violations == [], canvas.errors
+    assert pixel(canvas, 100, 100) == RED
