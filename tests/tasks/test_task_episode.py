@@ -92,3 +92,19 @@ async def test_rules_decide_what_renders(painting_pool):
     allowed = await paint(painting_pool, text, rules=GateRules(allowed_brush_methods=None))
     assert refused.violations == ["disallowed_brush_method"]
     assert allowed.status == Status.OK, allowed.errors
+
+
+async def test_a_gate_over_its_time_budget_is_the_replys_violation():
+    """Issue 44: a reply that takes the gate too long fails as the reply's, with no render."""
+    from watercolor.tasks.episode import gated_render
+
+    def slow_gate(text: str):
+        started = time.thread_time()
+        while time.thread_time() - started < 0.05:
+            pass
+        return text, []
+
+    unusable = RenderPool(RenderConfig(workers=1, chromium="/nonexistent/chromium"), HARNESS)
+    canvas = await gated_render(unusable, "x", 1, slow_gate, blank=list, gate_budget_s=0.01)
+    assert canvas.status == Status.VIOLATION and canvas.violations == ["gate_time"]
+    assert "over the budget of 0.01 CPU-s" in canvas.errors[0] and unusable.launches == 0

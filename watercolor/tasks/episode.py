@@ -10,12 +10,15 @@ that ran but left the sheet (almost) untouched is refused after rendering, its P
 way the Canvas carries the reply and the extracted code (`sketch`) for logging.
 
 What this isolates: nothing itself; the code runs in the pool's sandboxed pages
-(`watercolor.render.pool`).
+(`watercolor.render.pool`). The gate runs here, in Python: its CPU time is measured against
+`GATE_BUDGET_S` and an overrun is the reply's violation (`gate_time`), but it is not preempted
+(a gate that ran long has run); what bounds it is that every gate scan is linear.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -24,6 +27,11 @@ from watercolor.canvas import Canvas, Status
 
 if TYPE_CHECKING:
     from watercolor.render.pool import RenderPool
+
+# The gate's budget in CPU seconds (of its own thread): ~100x the worst reply measured at the
+# length limits (tests/tasks/test_hostile_input.py, ~0.02 s). A reply that takes longer to
+# check is refused as `gate_time`, the reply's failure, instead of reaching the browser.
+GATE_BUDGET_S = 2.0
 
 _FENCE = re.compile(r"^[ \t]*```[ \t]*([\w+#.-]*)[^\n]*$", re.M)
 
@@ -53,12 +61,21 @@ async def gated_render(
     gate: Callable[[str], tuple[str | None, list[Violation]]],
     blank: Callable[[Canvas], list[Violation]],
     second_paper: str | None = None,
+    gate_budget_s: float = GATE_BUDGET_S,
 ) -> Canvas:
     """`gate(reply)` -> (code, violations); render the code with `seed` if none, then refuse the
     canvas `blank` finds fault with (status violation, its PNG kept). With `second_paper`, a
     canvas that passes is painted again over that paper, same seed (`Canvas.twin`), for reward
-    sets that read opacity from the pair (`watercolor.rewards.matting`)."""
+    sets that read opacity from the pair (`watercolor.rewards.matting`). A gate that spends
+    over `gate_budget_s` CPU seconds on the reply refuses it (`gate_time`)."""
+    started = time.thread_time()
     code, violations = gate(reply)
+    if (spent := time.thread_time() - started) > gate_budget_s:
+        message = (
+            f"checking the reply took {spent:.2f} CPU-s, over the budget of {gate_budget_s:g} "
+            "CPU-s; write a shorter reply."
+        )
+        violations = [*violations, Violation("gate_time", message)]
     if violations:
         return refused(violations, sketch=code or "", reply=reply, seed=seed)
     canvas = await pool.render(code, seed=seed)
