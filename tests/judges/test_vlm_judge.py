@@ -71,6 +71,7 @@ def test_images_can_be_shown_at_one_size_and_json_mode_switched_off():
         ('["A"]', MalformedAnswer),
         ("A is better.", MalformedAnswer),
         ("", MalformedAnswer),
+        ("[" * 100_000, MalformedAnswer),  # json recurses per level (issue 44)
     ],
 )
 def test_answers_are_parsed_strictly(content, expected):

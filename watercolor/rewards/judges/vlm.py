@@ -81,7 +81,7 @@ def parse_verdict(content: str) -> Verdict:
     """The winner from the model's text: exactly {"winner": A|B|tie, "reason": str}."""
     try:
         answer = json.loads(content)
-    except (TypeError, json.JSONDecodeError) as exc:
+    except (TypeError, json.JSONDecodeError, RecursionError) as exc:  # nested past the stack
         raise MalformedAnswer(f"not JSON: {content!r:.200}") from exc
     if not isinstance(answer, dict) or set(answer) != {"winner", "reason"}:
         raise MalformedAnswer(f"expected keys winner and reason: {content!r:.200}")
