@@ -26,7 +26,7 @@ a reworded docstring does not. Not covered: the code that turns those records in
 (the tokenizer's splitting rules, the chat template, `warm_start`'s fixed settings, the model
 class) and the libraries and machine it runs on. A change there keeps the name: delete the
 cached directory to rebuild. Library versions are left out on purpose: like the CPU and the
-thread count, which also change the weights (README, "Measured"), they say where a model was
+thread count, which also change the weights (docs/measured.md), they say where a model was
 built, not what from, and `build.json` records them. What identifies the weights is their
 fingerprint (`watercolor.analysis.provenance.weights_fingerprint`, the `weights` tag every run
 records); a study checks that, never the name.

@@ -1,0 +1,47 @@
+"""The README and docs/ stay true to the tree: every path they link to exists, the README's
+Layout names every package and module, and the README stays a page a newcomer reads (issue 45)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PAGES = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+README_LINES = 300  # a screen's worth of scrolling, a few times over; the reference is in docs/
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def local_links(page: Path) -> list[str]:
+    """The page's markdown link targets that are paths in this repository (no URL, no anchor)."""
+    targets = (m.group(1).split("#", 1)[0] for m in LINK.finditer(page.read_text()))
+    return [t for t in targets if t and not re.match(r"[a-z]+:", t)]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(REPO)))
+def test_every_linked_path_exists(page):
+    missing = [t for t in local_links(page) if not (page.parent / t).exists()]
+    assert not missing, f"{page.relative_to(REPO)} links to paths that are not there: {missing}"
+
+
+def layout_block() -> str:
+    readme = (REPO / "README.md").read_text()
+    section = readme.split("## Layout", 1)[1]
+    return section.split("```", 2)[1]
+
+
+def test_the_layout_names_every_package_and_module():
+    block = layout_block()
+    package = REPO / "watercolor"
+    packages = {p.parent.name for p in package.rglob("__init__.py")} - {"watercolor"}
+    modules = {p.name for p in package.rglob("*.py") if not p.name.startswith("__")}
+    unnamed = sorted(f"{name}/" for name in packages if f"{name}/" not in block)
+    unnamed += sorted(name for name in modules if not re.search(rf"\b{re.escape(name)}", block))
+    assert not unnamed, f"the README's Layout does not name: {unnamed}"
+
+
+def test_the_readme_is_a_page_not_a_manual():
+    lines = (REPO / "README.md").read_text().count("\n")
+    assert lines <= README_LINES, f"README.md has {lines} lines (> {README_LINES}): move to docs/"
