@@ -12,9 +12,10 @@ import pytest
 
 from watercolor.tasks.episode import without_thinking
 from watercolor.tasks.painting import gate as painting_gate
+from watercolor.tasks.painting.style import style_measures as painting_style
 from watercolor.tasks.svg import gate as svg_gate
 from watercolor.tasks.svg.rewards import shapes
-from watercolor.tasks.svg.style import style_measures
+from watercolor.tasks.svg.style import style_measures as svg_style_measures
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -33,7 +34,7 @@ def test_a_deep_document_is_walked_without_recursion():
     deep = nested_groups(1_990)
     assert svg_gate.check_svg(deep) == []
     assert shapes(deep) == [0.5]
-    assert style_measures(deep)["style/shapes"] == 1.0
+    assert svg_style_measures(deep)["style/shapes"] == 1.0
 
 
 @pytest.mark.parametrize(
@@ -203,4 +204,24 @@ def test_each_gate_is_linear_on_hostile_replies_at_the_length_limits(check, beni
     ratios = {name: cpu_seconds(check, reply) / base for name, reply in hostile.items()}
     print(f"\nbenign {len(benign):,} chars: {base * 1e3:.1f} ms;",
           ", ".join(f"{name} {ratio:.1f}x" for name, ratio in ratios.items()))  # fmt: skip
+    assert max(ratios.values()) <= 20, ratios
+
+
+STYLE_HOSTILE = {
+    "brush.fill( repeated": filled("brush.fill(", REPLY_CHARS),
+    "brush.fillBleed( repeated": filled("brush.fillBleed(", REPLY_CHARS),
+    "unclosed <svg tags": filled("<svg ", REPLY_CHARS),
+    "deep groups": reply_around(nested_groups(1_990), "svg"),
+}
+
+
+@pytest.mark.parametrize(
+    "measures, benign",
+    [(painting_style, PAINTING_BENIGN), (svg_style_measures, SVG_BENIGN)],
+    ids=["painting", "svg"],
+)
+def test_each_tasks_style_measures_are_linear_on_hostile_replies(measures, benign):
+    base = cpu_seconds(measures, benign)
+    ratios = {name: cpu_seconds(measures, reply) / base for name, reply in STYLE_HOSTILE.items()}
+    print(f"\nbenign {base * 1e3:.1f} ms;", ", ".join(f"{n} {r:.1f}x" for n, r in ratios.items()))
     assert max(ratios.values()) <= 20, ratios

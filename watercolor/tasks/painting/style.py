@@ -26,7 +26,10 @@ import statistics
 
 NAN = float("nan")
 
-FILL = re.compile(r"brush\.fill\(([^)]*)\)")
+# Arguments without parentheses (`[^()]`, not `[^)]`): a call never closed is read up to the
+# next call, not to the end of the reply once per call (quadratic; issue 44). A nested call in
+# the arguments made them unreadable before as well.
+FILL = re.compile(r"brush\.fill\(([^()]*)\)")
 WASH = re.compile(r"brush\.(endShape|circle)\(")
 SETTERS = {  # measure -> (the setter's first argument, p5.brush 2.2.2's default when never set)
     "style/bleed": (re.compile(r"brush\.fillBleed\(\s*([^,)]*)"), 0.07),
