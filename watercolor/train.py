@@ -14,6 +14,7 @@ steps, so a Hydra sweeper can optimise it.
 from __future__ import annotations
 
 import sys
+import warnings
 
 from watercolor import usage
 from watercolor.training.settings import check_settings
@@ -62,6 +63,10 @@ def main(cfg: DictConfig) -> float:
         return float("nan")
     torch.set_num_threads(cfg.threads or idle_cores())
     set_seed(cfg.seed)
+    # TRL reads transformers' deprecated `model.is_gradient_checkpointing` each time it unwraps the
+    # model to generate (trl/models/utils.py), and transformers warns every step: nothing a user
+    # can act on. Drop this line when TRL reads `is_activation_checkpointing`.
+    warnings.filterwarnings("ignore", "`is_gradient_checkpointing` is deprecated", FutureWarning)
     model, tokenizer, peft_config = build_policy(cfg.model)
     weights = starting_weights(cfg, model)
     task = build_task(cfg.task)
