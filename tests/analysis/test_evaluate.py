@@ -172,6 +172,8 @@ def test_painted_canvases_reach_the_summary_and_the_gallery(reward_sets, tmp_pat
     images = re.findall(r'<img src="([^"]+)"', page)
     assert len(images) == 2 and all((tmp_path / src).is_file() for src in images)
     assert "no_sketch" in page and p1 in page
+    # the compact parquet (records.write_table) gives back the scored table as it was
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "samples.parquet"), table)
 
 
 def test_behaviour_columns_and_their_means_reach_the_summary():

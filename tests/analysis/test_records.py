@@ -8,6 +8,7 @@ import shutil
 
 import mlflow
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 from analysis_helpers import EXPERIMENT, STUDY
 
@@ -49,6 +50,20 @@ def test_every_job_gets_its_folder_and_the_untrained_model_its_own(store, export
     assert about["evaluation_id"] == store["evaluations"][None]  # not another study's
     total = sum(f.stat().st_size for f in exported.rglob("*") if f.is_file())
     assert total < 200_000, total  # no images, no weights
+
+
+def test_a_table_is_written_compact_and_reads_back_the_same(tmp_path):
+    table = pd.DataFrame({"reply": ["```js\n" + "wash();\n" * 40, "", None],
+                          "clean": [True, False, True], "score": [0.25, float("nan"), 1.0],
+                          "step": [0, 0, 3], "violations": ["", "bare_primitive", ""]})  # fmt: skip
+    path = tmp_path / "samples.parquet"
+    records.write_table(table, path)
+    pd.testing.assert_frame_equal(pd.read_parquet(path), table, check_exact=True)
+    written = pq.ParquetFile(path).metadata
+    columns = [written.row_group(0).column(i) for i in range(written.num_columns)]
+    assert {c.compression for c in columns} == {"ZSTD"}
+    assert not any(c.is_stats_set for c in columns)
+    assert b"ARROW:schema" not in (written.metadata or {})  # pandas' own metadata is enough
 
 
 def test_a_job_without_its_evaluation_is_not_done(exported):

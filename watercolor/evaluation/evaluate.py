@@ -19,7 +19,7 @@ from watercolor import config
 from watercolor.analysis.behaviour import nanmean, summarise_behaviour
 from watercolor.analysis.gallery import gallery_html
 from watercolor.analysis.provenance import weights_fingerprint
-from watercolor.analysis.records import store_config
+from watercolor.analysis.records import store_config, write_table
 from watercolor.analysis.revision_stats import revision_measures
 from watercolor.canvas import Status
 from watercolor.evaluation.revisions import evaluate_revisions
@@ -167,7 +167,7 @@ def write_report(table: pd.DataFrame, out_dir: Path, title: str, canvas_dir: Pat
     """samples.csv, samples.parquet, summary.json and gallery.html in `out_dir`; the summary."""
     out_dir.mkdir(parents=True, exist_ok=True)
     table.to_csv(out_dir / "samples.csv", index=False)
-    table.to_parquet(out_dir / "samples.parquet", index=False)
+    write_table(table, out_dir / "samples.parquet")
     summary = summarise(table)
     (out_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     prefix = canvas_dir.resolve().relative_to(out_dir.resolve()).as_posix()
@@ -225,7 +225,7 @@ def evaluate_revising(model_path, prompts, reward_sets, feedback_set: RewardSet,
     table = evaluate_revisions(model_path, prompts, reward_sets, spec, feedback_set)
     out_dir.mkdir(parents=True, exist_ok=True)
     table.to_csv(out_dir / "samples.csv", index=False)
-    table.to_parquet(out_dir / "samples.parquet", index=False)
+    write_table(table, out_dir / "samples.parquet")
     measures = {name: revision_measures(table, name) for name in reward_sets}
     report = {name: {m: vars(e) for m, e in found.items()} for name, found in measures.items()}
     (out_dir / "revision.json").write_text(json.dumps(report, indent=2))
