@@ -57,7 +57,7 @@ PROVENANCE = ("commit", "dirty", "config_hash", "study", "weights")
 RUN_FILE, EVALUATION_DIR = "run.json", "evaluation"
 # zstd, no per-column statistics, no second copy of the schema (pandas' metadata restores the
 # dtypes): a 48-row evaluation table of ~110 columns holds ~40 KB of data behind a ~64 KB footer
-# with pandas' defaults (snappy, both kept): 104 KB, now 35 KB. The same frames read back
+# with pandas' defaults (snappy, both kept): 104 KB, now 39 KB. The same frames read back
 # (`pandas.testing.assert_frame_equal`, every committed table; docs/measured.md).
 PARQUET_OPTIONS = {"compression": "zstd", "compression_level": 9,
                    "write_statistics": False, "store_schema": False}  # fmt: skip
