@@ -5,8 +5,9 @@ change a published figure fails here, and a study's write-up can be rebuilt from
 Fast tier: the four studies take ~15 s (no training, no rendering).
 
 Not the three-reward study (`2026-12-01_three_rewards_v2`): its `compare/` predates the `arm`
-and `weights` columns of runs.csv, provenance.csv, aggregate.csv and curves.csv (its figures,
-matrix_ci.csv, behaviour_ci.csv and verdict.csv, still rebuild byte for byte, and
+and `weights` columns of runs.csv, provenance.csv and aggregate.csv (its curves.csv, which compare
+rebuilds exactly but for `reward_set` now named `arm`, was dropped on 2026-12-05: nothing read
+it; its matrix_ci.csv, behaviour_ci.csv and verdict.csv still rebuild byte for byte, and
 `tests/train/test_same_computation.py` rebuilds its tables against the code before the task seam).
 The revision study's `compare/` predates behaviour_seeds.csv; the CSVs it holds are compared.
 """
