@@ -265,6 +265,25 @@ def test_the_pixels_not_the_sketch_length_decide(canvases):
     assert worst_genuine(table, column) > table.loc[CHEATS, column].max(), table[column]
 
 
+@pytest.mark.parametrize("gate", GATES)
+@pytest.mark.parametrize("reward", REWARDS)
+def test_the_rubric_tree_scores_every_sketch_as_the_reward_set(canvases, reward, gate):
+    # The environment's OpenEnv rubric (watercolor/env/rubric.py) against the set's own score:
+    # the same total and every component's value, bit for bit (issue 46).
+    from watercolor.env.rubric import RewardSetRubric  # imports OpenEnv's server stack (~9 s)
+
+    rewards = reward_set(reward)
+    rubric = RewardSetRubric(rewards)
+    for name, (_, prompt, _) in TABLE.items():
+        canvas = canvases[gate][name]
+        score = rewards.score(canvas, prompt=prompt)
+        total = rubric({"prompt": prompt}, canvas)
+        assert (score.total is None) == (total is None), name
+        assert score.total is None or score.total.hex() == total.hex(), (name, score.total, total)
+        leaves = {n: leaf.last_score for n, leaf in rubric.leaves.items()}
+        assert leaves == score.components, name
+
+
 if __name__ == "__main__":
     pd.set_option("display.width", 200)
     print(score_table(asyncio.run(render_all(TABLE))).round(3).sort_values("kind"))

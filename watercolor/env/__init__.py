@@ -4,6 +4,7 @@
     from watercolor.env.client import PaintEnv, paint_remote
 
 models.py (wire types), environment.py (PaintEnvironment), scoring.py (default score),
+rubric.py (the reward set as an OpenEnv rubric tree), manifest.py (envs/<task>/openenv.yaml),
 serve.py (the server), client.py (typed client, remote painting).
 
 `PORT` is the server's default port (`serve --port`) and where `RemotePainter` (the render

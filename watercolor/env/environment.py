@@ -86,7 +86,9 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
     ) -> None:
         """Episodes of `task` (its train prompts, `turns` steps each: at least 1), scored by
         `score`; `loop`: the pool's, for the blocking `step`."""
-        super().__init__()
+        # OpenEnv's `rubric` slot: the reward set as a rubric tree (watercolor/env/rubric.py) when
+        # the scorer is one; the reward itself comes from `score`, which that tree matches.
+        super().__init__(rubric=getattr(score, "rubric", None))
         self._pool, self._task, self._score = pool, task, score
         self._turns = checked_turns(task.turns)
         self._loop = loop

@@ -9,14 +9,16 @@
 `PaintEnvironment` takes any `score(canvas, prompt) -> Score | float | None` (sync or async).
 The server scores with a reward set from conf/reward/ (`RewardSetScore`, `--reward NAME`,
 default conf/train.yaml's), the same sets training uses: its `Score`'s total is the reward and
-its components go into the feedback. `gated_coverage` is the simplest scorer there is
-(`PaintEnvironment`'s default, a bare total), kept for quick checks. Coverage is the share of the
-sheet that differs from the paper (`rewards.pixels.painted_fraction`).
+its components go into the feedback; the same set as an OpenEnv rubric tree
+(`watercolor.env.rubric`) is what the environment exposes as its `rubric`. `gated_coverage` is
+the simplest scorer there is (`PaintEnvironment`'s default, a bare total), kept for quick checks.
+Coverage is the share of the sheet that differs from the paper (`rewards.pixels.painted_fraction`).
 """
 
 from __future__ import annotations
 
 from watercolor.canvas import Canvas
+from watercolor.env.rubric import RewardSetRubric
 from watercolor.rewards.pixels import painted_fraction
 from watercolor.rewards.reward_set import RewardSet, Score
 
@@ -34,10 +36,12 @@ def gated_coverage(canvas: Canvas, prompt: str = "") -> float | None:
 
 
 class RewardSetScore:
-    """A reward set as the environment's scorer: the set's `Score` (total None: no verdict)."""
+    """A reward set as the environment's scorer: the set's `Score` (total None: no verdict), and
+    the same set as an OpenEnv rubric tree (`rubric`, which the environment exposes)."""
 
     def __init__(self, rewards: RewardSet) -> None:
         self.rewards = rewards
+        self.rubric = RewardSetRubric(rewards)
 
     def __call__(self, canvas: Canvas, prompt: str = "") -> Score:
         return self.rewards.score(canvas, prompt=prompt)

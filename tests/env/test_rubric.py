@@ -1,0 +1,117 @@
+"""The reward set as an OpenEnv rubric tree: its shape, and the same total as `RewardSet.score`
+(bit for bit) on synthetic canvases for every offline reward set. The sketch table, rendered in
+Chromium, is checked the same way in tests/rewards/test_reward_sketches.py."""
+
+import math
+
+import pytest
+from openenv.core.rubrics import Rubric
+
+from tests.rewards import synthetic_canvases as synthetic
+from watercolor.canvas import Canvas, Status
+from watercolor.config import compose_train, reward_sets
+from watercolor.env.environment import PaintEnvironment
+from watercolor.env.rubric import RewardSetRubric
+from watercolor.env.scoring import RewardSetScore
+from watercolor.rewards.reward_set import RewardSet
+from watercolor.tasks import build_task
+
+PROMPT = "paint a coral hibiscus in watercolour"
+CANVASES = {
+    "layered": synthetic.layered_watercolour(),
+    "flat_blocks": synthetic.flat_blocks(),
+    "blank": synthetic.blank(),
+    "speckle": synthetic.speckle(),
+    "threw": Canvas(status=Status.ERROR, errors=["TypeError"], sketch=synthetic.BRUSH_SKETCH),
+    "refused": Canvas(status=Status.VIOLATION, violations=["no_sketch"]),
+    "lost": Canvas(status=Status.INFRA_ERROR, errors=["browser gone"]),
+}
+
+
+def ran(canvas: Canvas) -> float | None:
+    return None if canvas.infra_failure else float(canvas.ok)
+
+
+def half(canvas: Canvas) -> float | None:
+    return 0.5
+
+
+def undecided(canvas: Canvas) -> float | None:
+    return None
+
+
+def boom(canvas: Canvas) -> float:
+    raise ZeroDivisionError("a scorer's bug")
+
+
+def same(a: float | None, b: float | None) -> bool:
+    """Equal bit for bit (None only with None)."""
+    return a is b is None or (a is not None and b is not None and a.hex() == b.hex())
+
+
+@pytest.mark.parametrize("name", sorted(reward_sets(offline=True)))
+def test_every_offline_set_totals_the_same_through_its_rubric(name):
+    rewards = reward_sets(offline=True)[name]
+    rubric = RewardSetRubric(rewards)
+    for label, canvas in CANVASES.items():
+        old = rewards.score(canvas, prompt=PROMPT)
+        new = rubric({"prompt": PROMPT}, canvas)
+        assert same(old.total, new), (label, old.total, new)
+        for leaf_name, leaf in rubric.leaves.items():
+            assert same(old.components[leaf_name], leaf.last_score), (label, leaf_name)
+
+
+def test_the_tree_names_the_gate_and_the_weighted_components():
+    rewards = reward_sets(offline=True)["gated"]
+    rubric = RewardSetRubric(rewards)
+    names = dict(rubric.named_rubrics())
+    assert isinstance(rubric, Rubric) and all(isinstance(r, Rubric) for r in names.values())
+    assert {"gate.clean_run", "gate.gate_pass", "gate.not_blank"} <= set(names)
+    assert "weighted.gate_pass" in names and "weighted.clean_run" not in names  # weight 0
+    assert "reported.not_edge_to_edge" in names  # unpaid, not gating: computed for the record
+    # One leaf per component, the very Component the set calls; gate_pass is one leaf in both.
+    assert names["gate.gate_pass"] is names["weighted.gate_pass"]
+    assert {n: leaf.component for n, leaf in rubric.leaves.items()} == rewards.components
+    weights = {n: r.weight for n, r in rubric.weighted.named_children()}
+    assert weights == {n: w for n, w in rewards.weights.items() if w}
+    assert math.isclose(sum(weights.values()), 1.0)
+    rubric({"prompt": PROMPT}, CANVASES["threw"])
+    assert (rubric.gate.last_score, rubric.last_score) == (0.0, 0.0)
+
+
+def test_no_verdict_raising_components_normalising_and_group_components():
+    group = {"spread": {"weight": 1.0, "fn": lambda canvases: [1.0] * len(canvases)}}
+    rewards = RewardSet(
+        {
+            "ran": {"weight": 0.2, "fn": ran},
+            "half": {"weight": 0.8, "fn": half},
+            "boom": {"weight": 0.0, "fn": boom},
+        },
+        gate=["ran"],
+        normalise=True,
+        group_components=group,
+    )
+    rubric = RewardSetRubric(rewards)
+    ok = Canvas(status=Status.OK, sketch="brush.circle(0, 0, 9);")
+    assert same(rubric({}, ok), rewards.score(ok).total)  # (0.2 + 0.4) / 2.0, group weight counted
+    assert (
+        rubric.leaves["boom"].last_score is None
+        and "ZeroDivisionError" in rubric.leaves["boom"].last_error
+    )
+    assert rubric.group_components == ("spread",) and "spread" not in dict(rubric.named_rubrics())
+    assert rubric({}, CANVASES["lost"]) is None  # infrastructure: no verdict, not 0
+    assert rubric({}, CANVASES["threw"]) == 0.0
+    undecided_set = RewardSet({"maybe": {"weight": 1.0, "fn": undecided}})
+    assert RewardSetRubric(undecided_set)({}, ok) is None is undecided_set.score(ok).total
+
+
+def test_a_component_named_like_a_container_attribute_is_refused():
+    with pytest.raises(ValueError, match="threshold"):
+        RewardSetRubric(RewardSet({"threshold": {"weight": 1.0, "fn": half}}, gate=["threshold"]))
+
+
+def test_the_environment_exposes_the_reward_set_as_its_rubric():
+    rewards = reward_sets(offline=True)["fine_grained"]
+    score = RewardSetScore(rewards)
+    env = PaintEnvironment(None, build_task(compose_train([]).task), score=score)
+    assert env.rubric is score.rubric and env.rubric.rewards is rewards
