@@ -17,16 +17,22 @@ step, canvas image, reward, status, violations, components, prompt, reply), whic
 shows with each canvas beside its reply. Runs are named by arm (the reward set, unless a study
 sweeps `arm`), seed and start time.
 
-MLflow 3.17's UI opens in its GenAI mode whatever the experiment holds: the mode is a setting
-of the browser (the "Model training" switch, or `?workflowType=machine_learning` in the URL),
-which no run or experiment tag changes (the UI ignores `mlflow.experimentKind` in 3.17). Its
-run charts come in sections named by each metric's prefix (all but its last `/` part), sorted
-alphabetically, with unprefixed metrics last under "Model metrics"; no API orders them. So a
-training run's metrics are logged under prefixes that put the reward first (`metric_name`):
-`reward/` (TRL's `reward` as `reward/total`, each component's gated mean `rewards/<c>/mean` as
-`reward/<c>`), `reward/raw/` (components' raw values), `reward/std/`, `rollouts/` (execution
-rate, render and generation time, `rollouts/violations/<code>`) and `train/` (TRL's loss, KL,
-entropy, clip ratios, completion lengths, ...).
+MLflow 3.17's UI opens in its GenAI mode whatever the experiment holds: the mode is a setting of
+the browser (the "Model training" switch, or `?workflowType=machine_learning` in the URL), which
+no run or experiment tag changes (the UI ignores `mlflow.experimentKind` in 3.17). Its run
+charts come in sections named by each metric's prefix (all but its last `/` part), sorted
+alphabetically, with unprefixed metrics last under "Model metrics"; only a saved view (below)
+orders them otherwise. So a training run's metrics are logged under prefixes that put the reward
+first (`metric_name`): `reward/` (TRL's `reward` as `reward/total`, each component's gated mean
+`rewards/<c>/mean` as `reward/<c>`), `reward/raw/` (components' raw values), `reward/std/`,
+`rollouts/` (execution rate, render and generation time, `rollouts/violations/<code>`) and
+`train/` (TRL's loss, KL, entropy, clip ratios, completion lengths, ...).
+
+A comparison prints a link to its runs side by side (`side_by_side_link`): a view saved in their
+experiment (`save_side_by_side_view`) of their charts, two to a row, `reward/total` first. The
+3.17 UI takes the chart mode (`compareRunsMode`) and the search (`searchFilter`, `orderByKey`,
+...) from the URL, but a view's columns and charts only from such a saved view, an experiment
+tag its "Views" menu lists. What a person sees and clicks: docs/ui/README.md.
 
 Why not transformers' `MLflowCallback`: see `watercolor.training.mlflow_callback`.
 """
@@ -35,6 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import hashlib
 import io
 import json
 import math
@@ -49,6 +56,7 @@ from typing import TYPE_CHECKING
 import mlflow
 from hydra.core.hydra_config import HydraConfig
 from hydra.experimental.callback import Callback
+from mlflow.entities import Run
 from omegaconf import DictConfig
 from PIL import Image
 
@@ -62,6 +70,10 @@ RUN_ID_FILE = "mlflow_run_id"
 # Beside it, the store the run was logged to, so a sweep dir alone finds its runs
 # (`watercolor.compare --sweep-dir`, `sweep_store`).
 STORE_FILE = "mlflow_tracking_uri"
+# MLflow 3.17's UI keeps each saved view of an experiment's runs (filter, sort, columns, charts)
+# in an experiment tag named with this prefix and the view's key; `?viewStateShareKey=<key>`
+# opens one (`side_by_side_link`).
+SAVED_VIEW_PREFIX = "mlflow.sharedViewState."
 # (TRL log key, its MLflow name), first full match wins: the sections the MLflow UI sorts
 # alphabetically then start with the reward (see the module doc).
 METRIC_NAMES = (
@@ -203,17 +215,85 @@ def ui_links(uri: str, experiment_id: str, run_id: str) -> dict[str, str]:
     }
 
 
-def side_by_side_link(uri: str, experiment_id: str, run_ids: Sequence[str]) -> str:
+def side_by_side_link(
+    uri: str, experiment_id: str, run_ids: Sequence[str], view: str | None = None
+) -> str:
     """The MLflow UI page that shows these runs of one experiment, and only them, side by side:
-    the training view's chart mode (each metric one chart, a line per run) filtered to their ids.
-    An http(s) tracking URI is its server's own address; a local store's is `mlflow ui`'s."""
+    the training view's chart mode (each metric one chart, a line per run), in the saved `view`
+    (`save_side_by_side_view`'s key) or, without one, filtered to their ids by the URL (the UI's
+    default charts: three to a row, which cuts their titles). An http(s) tracking URI is its
+    server's own address; a local store's is `mlflow ui`'s."""
     base = uri.rstrip("/") if uri.startswith(("http://", "https://")) else UI_ADDRESS
-    ids = ", ".join(f"'{run_id}'" for run_id in run_ids)
-    query = urllib.parse.urlencode({
-        "workflowType": "machine_learning", "compareRunsMode": "CHART",
+    query = {"workflowType": "machine_learning", "compareRunsMode": "CHART"}
+    if view is not None:  # the view holds the filter: the UI ignores a view when the URL has one
+        query["viewStateShareKey"] = view
+    else:
+        query["searchFilter"] = "attributes.run_id IN ({})".format(
+            ", ".join(f"'{run_id}'" for run_id in run_ids)
+        )
+    # `/runs`: the UI's redirect from the experiment's bare address drops all but workflowType.
+    query_string = urllib.parse.urlencode(query, quote_via=urllib.parse.quote)
+    return f"{base}/#/experiments/{experiment_id}/runs?{query_string}"
+
+
+def save_side_by_side_view(uri: str, runs: Sequence[Run]) -> str:
+    """Save `side_by_side_view(runs)` in their experiment, where the UI's "Views" menu lists it;
+    returns its key, the same for the same runs (comparing them again updates their view)."""
+    ids = sorted(run.info.run_id for run in runs)
+    key = "watercolor-" + hashlib.sha1(",".join(ids).encode()).hexdigest()[:16]
+    now = datetime.datetime.now()
+    saved = json.dumps({
+        "name": f"side by side {now:%m-%d %H:%M}",
+        "createdAt": int(now.timestamp() * 1000), "updatedAt": int(now.timestamp() * 1000),
+        "state": json.dumps(side_by_side_view(runs)),
+    })  # fmt: skip
+    experiment = runs[0].info.experiment_id
+    mlflow.MlflowClient(uri).set_experiment_tag(experiment, f"{SAVED_VIEW_PREFIX}{key}", saved)
+    return key
+
+
+# A side-by-side view's run-list columns, in pixels: wide enough for run names and metrics'.
+COLUMN_WIDTHS = {"attributes.`Run Name`": 280, "metrics.`reward/total`": 120,
+                 "metrics.`rollouts/execution_rate`": 190}  # fmt: skip
+
+
+def side_by_side_view(runs: Sequence[Run]) -> dict:
+    """What the UI shows of these runs in a saved view: only them (all of them: not its default
+    first ten), best `reward/total` first, as the run list's column beside the execution rate,
+    and charts two to a row, `reward/total` the first. A section (a metric's prefix) the view
+    does not name would take the UI's three to a row: each that the runs logged is named."""
+    ids = ", ".join(f"'{run.info.run_id}'" for run in runs)
+    names = {_chart_section(key) for run in runs for key in run.data.metrics} | {"reward"}
+    sections = [{"uuid": f"section-{name}", "name": name, "display": True, "columns": 2,
+                 "isReordered": name == "reward"}  # the UI appends to it, after reward/total
+                for name in sorted(names)]  # fmt: skip
+    return {
         "searchFilter": f"attributes.run_id IN ({ids})",
-    }, quote_via=urllib.parse.quote)  # fmt: skip
-    return f"{base}/#/experiments/{experiment_id}?{query}"
+        "orderByKey": "metrics.`reward/total`", "orderByAsc": False,
+        "selectedColumns": [column for column in COLUMN_WIDTHS if column.startswith("metrics.")],
+        "columnOrder": list(COLUMN_WIDTHS), "columnWidths": COLUMN_WIDTHS,
+        "runsHiddenMode": "SHOW_ALL",
+        "compareRunSections": sections,
+        "compareRunCharts": [_line_chart("reward/total", "section-reward")],
+    }  # fmt: skip
+
+
+def _chart_section(metric: str) -> str:
+    """The UI's chart section of a metric: its prefix, "Model metrics" without one."""
+    prefix = metric.rpartition("/")[0]
+    return {"": "Model metrics", "system": "System metrics"}.get(prefix, prefix)
+
+
+def _line_chart(metric: str, section: str) -> dict:
+    """A line chart (a line per run over the steps) with the fields the UI's own have."""
+    return {
+        "type": "LINE", "uuid": f"chart-{metric}", "metricSectionId": section,
+        "metricKey": metric, "selectedMetricKeys": [metric], "displayName": metric,
+        "isGenerated": True, "deleted": False, "xAxisKey": "step", "selectedXAxisMetricKey": "",
+        "xAxisScaleType": "linear", "scaleType": "linear", "range": {}, "lineSmoothness": 0,
+        "yAxisKey": "metric", "yAxisExpressions": [], "ignoreOutliers": False,
+        "useGlobalXaxisKey": True, "useGlobalLineSmoothing": True,
+    }  # fmt: skip
 
 
 def serve_hint(uri: str) -> str:

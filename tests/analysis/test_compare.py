@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 
 import mlflow
@@ -22,7 +23,7 @@ from analysis_helpers import (
 from PIL import Image
 
 from watercolor.analysis import compare, matrix
-from watercolor.tracking import STORE_FILE
+from watercolor.tracking import SAVED_VIEW_PREFIX, STORE_FILE
 
 
 def run_compare(tmp_path, *selection: str, log: bool = False):
@@ -122,8 +123,37 @@ def test_a_sweep_dir_finds_its_store_and_prints_the_side_by_side_link(
     assert f"the comparison: {out} (runs.csv, curves.png)" in printed
     assert f"mlflow ui --backend-store-uri {synthetic_store['uri']}" in printed
     (link,) = re.findall(r"http://127\.0\.0\.1:5000/#/experiments/\S+", printed)
-    assert "workflowType=machine_learning" in link and "compareRunsMode=CHART" in link
+    assert "/runs?workflowType=machine_learning&compareRunsMode=CHART&" in link
+    # --no-log writes nothing to the store: no saved view, the link filters the runs itself
+    assert "viewStateShareKey" not in link
     assert all(run_id in link for run_id in table["run_id"])
+
+
+def test_the_side_by_side_link_opens_a_view_of_the_runs_saved_in_their_experiment(
+    synthetic_store, tmp_path, monkeypatch, capsys
+):
+    # What the view does in the UI: tests/train/test_mlflow_ui.py, in Chromium.
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", synthetic_store["uri"])
+    _, _, table = run_compare(tmp_path, "--sweep-dir", str(synthetic_store["sweep_dir"]),
+                              "--no-gallery", log=True)  # fmt: skip
+    printed = capsys.readouterr().out  # the compare run's own links too: not those
+    (link,) = re.findall(r"http://127\.0\.0\.1:5000/#/experiments/\S+CHART\S*", printed)
+    experiment, key = re.fullmatch(
+        r".+/experiments/(\d+)/runs\?workflowType=machine_learning&compareRunsMode=CHART"
+        r"&viewStateShareKey=(watercolor-\w+)", link
+    ).groups()  # fmt: skip
+    tags = mlflow.MlflowClient(synthetic_store["uri"]).get_experiment(experiment).tags
+    saved = json.loads(tags[f"{SAVED_VIEW_PREFIX}{key}"])
+    assert saved["name"].startswith("side by side ") and saved["createdAt"] > 0
+    view = json.loads(saved["state"])  # the UI's own state: filter, sort, columns, charts
+    assert set(re.findall(r"'(\w+)'", view["searchFilter"])) == set(table["run_id"])
+    assert view["orderByKey"] == "metrics.`reward/total`" and view["orderByAsc"] is False
+    assert "metrics.`reward/total`" in view["selectedColumns"]
+    assert [c["metricKey"] for c in view["compareRunCharts"]] == ["reward/total"]
+    sections = {s["name"]: s["columns"] for s in view["compareRunSections"]}  # each logged
+    assert set(sections) == {"reward", "reward/raw", "rollouts", "rollouts/violations",
+                             "train/completions"}  # fmt: skip
+    assert set(sections.values()) == {2}  # two charts to a row: three cut their titles
 
 
 def test_a_sweep_whose_jobs_logged_to_two_stores_asks_for_one(synthetic_store, tmp_path, capsys):

@@ -1,6 +1,9 @@
 """The MLflow UI, served on loopback and opened in real Chromium, shows a training run's rollouts
 table with each canvas as a picture beside its reply, and the reward's charts first (issue 11
-item 7).
+item 7); the link a comparison prints opens its jobs' reward curves overlaid, and the run list
+with their reward (issue 43 item 3). That test saves what it sees as docs/ui's screenshots:
+
+    WATERCOLOR_UI_SCREENSHOTS=docs/ui pytest tests/train/test_mlflow_ui.py -k side_by_side
 
 The run is logged by `watercolor.tracking.log_rollouts`, as training logs each step, from
 synthetic scored steps (tests/analysis/analysis_helpers.py) rather than a smoke training run,
@@ -10,6 +13,7 @@ renderer's flags minus the host-resolver rule that makes every address unreachab
 """
 
 import contextlib
+import datetime
 import io
 import os
 import re
@@ -18,6 +22,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -30,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "analysis"))
 from analysis_helpers import rollouts  # noqa: E402  (synthetic scored steps, shared)
 
 from watercolor import tracking  # noqa: E402
+from watercolor.analysis import compare  # noqa: E402
 from watercolor.render.browser import chromium_executable, chromium_flags  # noqa: E402
 from watercolor.tracking import log_rollouts, mlflow_run, run_name, ui_links  # noqa: E402
 from watercolor.training.mlflow_callback import RolloutLogger  # noqa: E402
@@ -71,20 +77,28 @@ def logged(tmp_path, monkeypatch) -> dict:
 def ui(logged, tmp_path, monkeypatch):
     """`mlflow server` on 127.0.0.1 over that store; yields its base URL."""
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    with served(logged["uri"], tmp_path / "server.log") as base:
+        yield base
+
+
+@contextlib.contextmanager
+def served(uri: str, log_path: Path) -> Iterator[str]:
+    """`mlflow server` on 127.0.0.1 over the store `uri`, its output to `log_path`; yields its
+    base URL."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     env = os.environ | {"MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false"}  # no job workers
-    command = [str(MLFLOW), "server", "--backend-store-uri", logged["uri"],
+    command = [str(MLFLOW), "server", "--backend-store-uri", uri,
                "--host", "127.0.0.1", "--port", str(port), "--workers", "1"]  # fmt: skip
-    with open(tmp_path / "server.log", "w") as log:
+    with open(log_path, "w") as log:
         server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env,
                                   start_new_session=True)  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 90
         while not _healthy(base):
-            assert server.poll() is None, (tmp_path / "server.log").read_text()[-2000:]
+            assert server.poll() is None, log_path.read_text()[-2000:]
             assert time.monotonic() < deadline, "mlflow server did not start in 90 s"
             time.sleep(0.5)
         yield base
@@ -162,3 +176,99 @@ async def test_the_reward_charts_are_the_first_a_person_sees(ui, logged):
     first = lines[titles[0] : titles[1]]
     assert {"total", "gate_pass", "coverage"} <= set(first), first  # total and each component
     assert sections.index("train") > sections.index("rollouts") > sections.index("reward/raw")
+
+
+# Three jobs of a sweep over the reward sets: each one's total reward at steps 1-4.
+JOB_REWARDS = {"coarse": [0.21, 0.28, 0.33, 0.36], "fine_grained": [0.18, 0.27, 0.38, 0.45],
+               "gated": [0.12, 0.30, 0.47, 0.58]}  # fmt: skip
+# A folder to save what the side-by-side test sees, palettized (docs/ui's screenshots): unset, none.
+SCREENSHOTS = os.environ.get("WATERCOLOR_UI_SCREENSHOTS")
+
+
+@pytest.fixture
+def jobs(tmp_path, monkeypatch) -> dict:
+    """The three jobs (JOB_REWARDS: steps as TRL and the scorer hand them to the callback) and
+    another study's run, in one experiment of a fresh store: {uri, runs (the jobs'), names}."""
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    uri, ids, names = f"sqlite:///{tmp_path}/mlflow.db", [], {}
+    for minute, (reward_set, rewards) in enumerate(JOB_REWARDS.items()):
+        names[reward_set] = run_name(reward_set, 0, datetime.datetime(2026, 12, 1, 6, minute))
+        with mlflow_run(uri, "watercolor", params={"seed": 0}, tags={"reward": reward_set},
+                        run_dir=tmp_path / reward_set, artifact_root=str(tmp_path / "art"),
+                        run_name=names[reward_set]) as run:  # fmt: skip
+            for step, reward in enumerate(rewards, 1):
+                varied = {"reward": reward, "rollouts/execution_rate": 0.5 + reward / 2,
+                          "rewards/gate_pass/mean": 0.5 + reward / 2,
+                          "rewards/coverage/mean": 1.5 * reward}  # fmt: skip
+                logs = TRL_LOG | {key: round(value, 3) for key, value in varied.items()}
+                RolloutLogger().on_log(None, SimpleNamespace(global_step=step), None, logs=logs)
+        ids.append(run.info.run_id)
+    with mlflow_run(uri, "watercolor", params={}, tags={}, run_dir=tmp_path / "other",
+                    run_name="another study's run"):  # fmt: skip
+        tracking.mlflow.log_metric("reward/total", 0.9, step=1)  # in no side-by-side of the jobs
+    client = tracking.mlflow.MlflowClient(uri)
+    return {"uri": uri, "runs": [client.get_run(i) for i in ids], "names": names}
+
+
+@pytest.fixture
+def jobs_ui(jobs, tmp_path):
+    """`mlflow server` over the jobs' store; yields its base URL."""
+    with served(jobs["uri"], tmp_path / "server.log") as base:
+        yield base
+
+
+async def test_the_side_by_side_link_overlays_the_jobs_reward_curves(jobs, jobs_ui, tmp_path):
+    # The link a comparison prints (a sweep's too), saving the jobs' view in their experiment.
+    printed = compare.side_by_side(jobs["uri"], jobs["runs"], tmp_path)
+    (link,) = re.findall(rf"{re.escape(tracking.UI_ADDRESS)}\S+", printed)
+    cards = "[data-testid=experiment-view-compare-runs-card]"
+    async with browser_page() as page:
+        await page.goto(link.replace(tracking.UI_ADDRESS, jobs_ui))
+        total = page.locator(cards).filter(has=page.get_by_role("heading", name="reward/total",
+                                                                 exact=True))  # fmt: skip
+        await total.locator(".js-plotly-plot").wait_for(timeout=90_000)
+        # A loopback address's first visit opens MLflow's Assistant over a third of the page;
+        # closed once, it stays closed (the browser remembers): the README's first click.
+        assistant = page.locator("[data-component-id='mlflow.assistant.chat_panel.close']")
+        await assistant.wait_for(timeout=30_000)
+        await save_screenshot(page, "1-the-link.png")
+        # Charts two to a row, reward/total first, their titles whole even beside the Assistant.
+        titles = await page.locator(f"{cards} h4").evaluate_all(
+            "titles => titles.map(h => [h.textContent, h.scrollWidth <= h.clientWidth])"
+        )
+        assert titles[0] == ["reward/total", True] and all(whole for _, whole in titles), titles
+        await assistant.click()
+        await page.wait_for_timeout(1_000)  # the charts widen
+        await save_screenshot(page, "2-side-by-side.png")
+
+        # One line per job on the reward/total chart (plotly's own traces: name and values).
+        lines = await total.locator(".js-plotly-plot").evaluate(
+            "plot => plot.data.map(line => [line.name, Array.from(line.y)])"
+        )
+        assert {name: pytest.approx(y) for name, y in lines} == {
+            jobs["names"][reward_set]: rewards for reward_set, rewards in JOB_REWARDS.items()
+        }  # the three jobs, and not another run of their experiment
+
+        # The list's other mode: the runs, best reward first, with their reward as a column.
+        await page.locator("label:has(input[name=runs-view-mode][value=TABLE])").click()
+        rewards = page.locator(".ag-center-cols-container [col-id='metrics.`reward/total`']")
+        await rewards.first.wait_for(timeout=30_000)
+        await save_screenshot(page, "3-run-list.png")
+        assert await in_row_order(rewards) == ["0.58", "0.45", "0.36"]
+        names = page.locator(".ag-pinned-left-cols-container [col-id='attributes.`Run Name`'] a")
+        assert await in_row_order(names) == [jobs["names"][s] for s in reversed(JOB_REWARDS)]
+
+
+async def in_row_order(cells) -> list[str]:
+    """The texts of a grid column's cells, top row first."""
+    rows = await cells.evaluate_all(
+        "cells => cells.map(c => [+c.closest('.ag-row').getAttribute('row-index'), c.innerText])"
+    )
+    return [text.strip() for _, text in sorted(rows)]
+
+
+async def save_screenshot(page, name: str) -> None:
+    """The page as a palettized PNG in `SCREENSHOTS`, when set."""
+    if SCREENSHOTS:
+        shot = Image.open(io.BytesIO(await page.screenshot())).convert("P", palette=Image.ADAPTIVE)
+        shot.save(Path(SCREENSHOTS, name), optimize=True)

@@ -9,15 +9,17 @@ two steps of half a group: ~1-1.5 min a job on 2 cores.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import sys
-from urllib.parse import unquote
 
 import pandas as pd
 import pytest
 from train_helpers import REPO, mlflow_client, run_training
+
+from watercolor.tracking import SAVED_VIEW_PREFIX
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -62,11 +64,14 @@ def test_the_sweep_ends_in_its_comparison_with_the_side_by_side_link(sweep):
     assert f"the comparison: {compare_dir}" in printed
     (link,) = re.findall(r"http://127\.0\.0\.1:5000/#/experiments/\S+compareRunsMode=CHART\S*",
                          printed)  # fmt: skip
-    assert all(run_id in unquote(link) for run_id in table["run_id"])
-    # The comparison's own run is in an experiment of its own, not among the jobs.
+    # The link opens a view saved in the jobs' experiment, which shows them all (and only them).
     client = mlflow_client(tmp)
-    jobs = client.get_experiment_by_name("watercolor").experiment_id
-    assert len(client.search_runs([jobs])) == len(REWARD_SETS)
+    jobs = client.get_experiment_by_name("watercolor")
+    key = re.search(r"viewStateShareKey=([\w-]+)", link).group(1)
+    view = json.loads(json.loads(jobs.tags[f"{SAVED_VIEW_PREFIX}{key}"])["state"])
+    assert set(re.findall(r"'(\w+)'", view["searchFilter"])) == set(table["run_id"])
+    # The comparison's own run is in an experiment of its own, not among the jobs.
+    assert len(client.search_runs([jobs.experiment_id])) == len(REWARD_SETS)
     assert client.get_experiment_by_name("watercolor-compare") is not None
 
 

@@ -19,10 +19,11 @@ per step: per arm the mean over its seeds, a min-max band across them, EMA-smoot
 figures' lines and bands) and `gallery.html` (each run's grid and canvases at one rollout step,
 with prompts and scores), then logs them to a new MLflow run tagged `kind=compare`, in an
 experiment of its own (`<the runs' experiment>-compare`), and prints the MLflow UI link that shows
-the runs side by side (chart view, filtered to them). Runs tagged with a `kind` (evaluations,
-comparisons) are left out of experiment and sweep selections. A sweep dir finds the store its
-jobs logged to by itself (each job's `mlflow_tracking_uri` file); a `--multirun` of training
-runs this over its own jobs when it ends (`watercolor.training.sweep.CompareSweep`).
+the runs side by side (a view saved in their experiment: their charts, reward first; docs/ui).
+Runs tagged with a `kind` (evaluations, comparisons) are left out of experiment and sweep
+selections. A sweep dir finds the store its jobs logged to by itself (each job's
+`mlflow_tracking_uri` file); a `--multirun` of training runs this over its own jobs when it ends
+(`watercolor.training.sweep.CompareSweep`).
 
 With evaluations of the runs (`watercolor.evaluate`, `kind=evaluate`), the trained-with x
 scored-by matrix and its statistics (`watercolor.analysis.matrix`): `matrix.csv`,
@@ -76,6 +77,7 @@ from watercolor.analysis.records import (
 from watercolor.config import tracking_defaults
 from watercolor.tracking import (
     mlflow_run,
+    save_side_by_side_view,
     serve_hint,
     side_by_side_link,
     sweep_store,
@@ -388,8 +390,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--log-experiment", help="experiment of the compare run "
                         "(default: the compared runs' experiment's name + "
                         f"{COMPARE_EXPERIMENT_SUFFIX!r})")  # fmt: skip
-    parser.add_argument("--no-log", action="store_true", help="do not log a compare run "
-                        "(a --records comparison never logs one)")  # fmt: skip
+    parser.add_argument("--no-log", action="store_true", help="write nothing to the store: no "
+                        "compare run (a --records comparison never logs one), no saved view "
+                        "of the runs side by side (the printed link then filters them in its "
+                        "URL)")  # fmt: skip
     parser.add_argument("--no-gallery", action="store_true",
                         help="no galleries (no canvases fetched or rendered)")  # fmt: skip
     parser.add_argument("--ema", type=_smoothing, default=stats.SMOOTHING, metavar="WEIGHT",
@@ -450,7 +454,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Path]:
     if runs is not None and not args.no_log:
         log_compare_run(uri, args, runs, out_dir, args.artifacts or default_artifacts)
     if runs is not None:
-        print(side_by_side(uri, runs, out_dir), flush=True)
+        print(side_by_side(uri, runs, out_dir, save_view=not args.no_log), flush=True)
     return paths
 
 
@@ -465,20 +469,32 @@ def store_of_sweep(sweep_dir: str | None) -> str | None:
         usage.fail(error)
 
 
-def side_by_side(uri: str, runs: Sequence[Run], out_dir: Path) -> str:
-    """Where the comparison is: its files, and the MLflow UI page with the runs side by side."""
+def side_by_side(uri: str, runs: Sequence[Run], out_dir: Path, save_view: bool = True) -> str:
+    """Where the comparison is: its files, and the MLflow UI page with the runs side by side
+    (their saved view, `tracking.save_side_by_side_view`, unless not `save_view`)."""
     files = ", ".join(n for n in ("runs.csv", "curves.png", "gallery.html")
                       if (out_dir / n).is_file())  # fmt: skip
     lines = [f"the comparison: {out_dir} ({files})"]
     experiments = sorted({run.info.experiment_id for run in runs})
     if len(experiments) == 1:
-        link = side_by_side_link(uri, experiments[0], [run.info.run_id for run in runs])
+        view = saved_view(uri, runs) if save_view else None
+        link = side_by_side_link(uri, experiments[0], [run.info.run_id for run in runs], view)
         lines.append(f"the {len(runs)} runs side by side in MLflow: {serve_hint(uri)}open\n"
                      f"  {link}")  # fmt: skip
     else:
         lines.append(f"the runs are in {len(experiments)} MLflow experiments: no one page "
                      "shows them side by side")  # fmt: skip
     return "\n".join(lines)
+
+
+def saved_view(uri: str, runs: Sequence[Run]) -> str | None:
+    """The runs' side-by-side view saved in their experiment: its key; None, said on stderr, if
+    the store refuses it (the link then filters the runs in its URL, in the UI's own charts)."""
+    try:
+        return save_side_by_side_view(uri, runs)
+    except mlflow.MlflowException as error:
+        print(f"the side-by-side view could not be saved: {error}", file=sys.stderr)
+        return None
 
 
 def print_provenance(path: Path) -> None:
