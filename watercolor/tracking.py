@@ -308,8 +308,9 @@ def sweep_store(sweep_dir: str | Path) -> str | None:
     Jobs that logged to different stores are a ValueError: name the store."""
     stores = {f.read_text().strip() for f in Path(sweep_dir).rglob(STORE_FILE)}
     if len(stores) > 1:
-        raise ValueError(f"the jobs of {sweep_dir} logged to {len(stores)} stores "
-                         f"({', '.join(sorted(stores))}): name one with --tracking-uri")  # fmt: skip
+        named = ", ".join(sorted(stores))
+        raise ValueError(f"the jobs of {sweep_dir} logged to {len(stores)} stores ({named}): "
+                         "name one with --tracking-uri")  # fmt: skip
     return stores.pop() if stores else None
 
 

@@ -10,8 +10,8 @@
 A study runs in parts, possibly days apart; `watercolor.compare` lists each run's commit and
 config hash and warns when runs of one reward set differ in anything but their seed. A built
 model's cache name covers its build config and the records it trains on, and the same build
-config gives other weights on another CPU (float sums in another order: docs/measured.md, "Command 1"),
-so each run also records the fingerprint of the weights it started from.
+config gives other weights on another CPU (float sums in another order: docs/measured.md,
+"Command 1"), so each run also records the fingerprint of the weights it started from.
 """
 
 from __future__ import annotations
