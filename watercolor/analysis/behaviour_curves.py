@@ -153,7 +153,9 @@ def write(found: Records, out: Path, title: str) -> tuple[Path, Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> tuple[Path, Path]:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m watercolor.analysis.behaviour_curves", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--records", required=True, metavar="DIR", help="a study's records folder")
     parser.add_argument("--out", required=True, metavar="PNG",
                         help="the figure; its numbers go beside it as .csv")  # fmt: skip

@@ -426,7 +426,9 @@ def table(rows: list[dict]) -> str:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m watercolor.bench.gpu", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--dense", action="store_true", help="the dense class (qwen3_5_4b's)")
     parser.add_argument("--batch", type=int, default=8, help="replies per group")
     parser.add_argument("--prompt-tokens", type=int, default=812)

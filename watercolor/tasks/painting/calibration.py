@@ -91,7 +91,9 @@ def unevenness_by_kind(
 def main(argv: Sequence[str] | None = None) -> None:
     """Calibrate the flat-block cut: render corpus flat fills and layered washes, print the
     paint unevenness of each kind, its ROC AUC, the best cut and the shipped cut's accuracy."""
-    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m watercolor.tasks.painting.calibration", description=main.__doc__
+    )
     parser.add_argument("--per-kind", type=int, default=40, help="replies of each kind")
     parser.add_argument("--seed", type=int, default=0, help="corpus seed")
     parser.add_argument(

@@ -204,7 +204,10 @@ def ensure_tiny_model(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Build (or find) the embedded tiny painter.")
+    parser = argparse.ArgumentParser(
+        prog="python -m watercolor.tasks.painting.painter.tiny",
+        description="Build (or find) the embedded tiny painter.",
+    )
     parser.add_argument("--smoke", action="store_true", help="the test-scale model (~1 min)")
     parser.add_argument("--cache-root", default=str(DEFAULT_CACHE_ROOT))
     parser.add_argument(

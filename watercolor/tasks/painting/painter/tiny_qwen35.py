@@ -311,7 +311,10 @@ def sized(size: str, dense: bool) -> TinyQwen35Config:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Build (or find) a tiny Qwen3.5 recipe model.")
+    parser = argparse.ArgumentParser(
+        prog="python -m watercolor.tasks.painting.painter.tiny_qwen35",
+        description="Build (or find) a tiny Qwen3.5 recipe model.",
+    )
     parser.add_argument("--dense", action="store_true", help="Qwen3.5 dense (the 4B's class)")
     parser.add_argument(
         "--size", choices=["tiny", "gpu"], default="tiny", help="gpu: ~0.5B, for one GPU (bf16)"

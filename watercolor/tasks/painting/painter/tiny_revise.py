@@ -411,7 +411,10 @@ def ensure_revising_model(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Build (or find) the revising tiny painter.")
+    parser = argparse.ArgumentParser(
+        prog="python -m watercolor.tasks.painting.painter.tiny_revise",
+        description="Build (or find) the revising tiny painter.",
+    )
     parser.add_argument("--smoke", action="store_true", help="the test-scale model")
     parser.add_argument("--cache-root", default=str(DEFAULT_CACHE_ROOT))
     parser.add_argument("--threads", type=int, default=None, help="torch intra-op threads")
