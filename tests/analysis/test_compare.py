@@ -80,9 +80,10 @@ def test_aggregate_is_mean_and_std_across_seeds(compared):
 
 def test_curves_are_drawn(compared):
     out = compared[0]
-    for name in ("curves.png", "components.png"):
+    for name in ("curves.png", "components.png", "matrix_heatmap.png"):
         with Image.open(out / name) as image:
             assert image.format == "PNG" and min(image.size) > 300
+            assert image.mode == "P"  # charts as 256-colour palettes: small enough to commit
 
 
 def test_gallery_shows_every_run_at_the_last_step_they_all_logged(compared):

@@ -35,6 +35,7 @@ from omegaconf import OmegaConf
 
 from watercolor import usage
 from watercolor.analysis import records, stats
+from watercolor.analysis.gallery import save_chart
 from watercolor.analysis.records import Records
 from watercolor.config import compose_train
 
@@ -125,8 +126,7 @@ def plot(table: pd.DataFrame, path: Path, title: str) -> Path:
     handles, labels = axes[0].get_legend_handles_labels()
     figure.legend(handles, labels, loc="outside lower center", ncols=len(labels), fontsize=8)
     figure.suptitle(f"{title}: behaviour over training steps\n{CAPTION}", fontsize=8)
-    figure.savefig(path, dpi=72)
-    return path
+    return save_chart(figure, path, dpi=72)
 
 
 def panel(ax, shown: pd.DataFrame, arms: Sequence[str]) -> None:

@@ -66,7 +66,7 @@ from watercolor import usage
 from watercolor.analysis import matrix as matrices
 from watercolor.analysis import records, stats
 from watercolor.analysis.canvas_sources import RenderedCanvases, StoreCanvases
-from watercolor.analysis.gallery import gallery_html, relative, score_text
+from watercolor.analysis.gallery import gallery_html, relative, save_chart, score_text
 from watercolor.analysis.records import (
     Records,
     evaluations,
@@ -250,8 +250,7 @@ def plot_curves(curves: pd.DataFrame, path: Path, title: str, smoothing: float) 
     figure.legend(handles, labels, loc="outside lower center", ncols=min(6, len(labels)))
     figure.suptitle(f"{title}: line = mean over seeds, band = min-max across seeds, "
                     f"EMA smoothing {smoothing:g} (0 = raw)", fontsize=10)  # fmt: skip
-    figure.savefig(path, dpi=90)
-    return path
+    return save_chart(figure, path, dpi=90)
 
 
 # --- gallery ------------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from PIL import Image
 from watercolor.analysis import stats
 from watercolor.analysis.behaviour import BEHAVIOURS
 from watercolor.analysis.behaviour import behaviours as behaviours_of
-from watercolor.analysis.gallery import gallery_html, relative
+from watercolor.analysis.gallery import gallery_html, relative, save_chart
 from watercolor.analysis.records import Records
 from watercolor.analysis.revision_stats import arm_revision_table
 
@@ -329,8 +329,7 @@ def matrix_heatmap(ci: pd.DataFrame, path: Path, level: float = stats.LEVEL) -> 
     ax.set_ylabel("trained with")
     ax.set_title(f"held-out mean [{level:.0%} CI, bootstrap over seeds and prompts];\n"
                  "colour scaled within each column", fontsize=9)  # fmt: skip
-    figure.savefig(path, dpi=90)
-    return path
+    return save_chart(figure, path, dpi=90)
 
 
 def write_statistics(
