@@ -6,6 +6,8 @@ Starlette's TestClient runs its startup (the pool) and shutdown hooks.
 
 import base64
 import io
+import subprocess
+import sys
 
 import pytest
 from fastapi.testclient import TestClient
@@ -80,3 +82,20 @@ def test_flags_and_overrides_reach_the_renderer_and_the_gate(watercolour_reply):
     assert refused["status"] == "violation" and refused["violations"] == ["too_long"]
     assert painted["status"] == "ok", painted["errors"]
     assert png_width(painted) == round(compose_train().renderer.size * 0.25)
+
+
+HEAVY = ("openenv.core.env_server", "uvicorn", "fastapi", "gradio")
+
+
+@pytest.mark.parametrize("argv", [["--reward", "nope"], ["--set", "nope=1"]])
+def test_a_usage_error_is_answered_before_the_server_stack_loads(argv):
+    # Issue 46: OpenEnv's server stack (fastapi, gradio) took 5-11 s to import on a busy machine
+    # before argparse read --reward.
+    probe = (
+        "import sys\nfrom watercolor.env import serve\ntry:\n    serve.main(sys.argv[1:])\n"
+        "except SystemExit as done:\n"
+        f"    print(done.code, [m for m in {HEAVY!r} if m in sys.modules])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True,
+                          timeout=120)  # fmt: skip
+    assert done.stdout.split(maxsplit=1) == ["2", "[]\n"], done.stdout + done.stderr[-2000:]

@@ -25,23 +25,24 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+from typing import TYPE_CHECKING
 
-import uvicorn
-from fastapi import FastAPI
 from hydra.errors import HydraException
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
-from openenv.core.env_server.http_server import create_app
 
 from watercolor import usage
 from watercolor.config import default_option, reward_set_names
 from watercolor.env import PORT
-from watercolor.env.environment import PaintEnvironment, checked_turns
-from watercolor.env.models import PaintAction, PaintObservation, PaintState
-from watercolor.env.scoring import RewardSetScore
 from watercolor.render import cli
-from watercolor.render.pool import RenderConfig, RenderPool
+from watercolor.render.pool import RenderConfig
 from watercolor.tasks import build_task
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+# OpenEnv's server stack (fastapi, gradio: ~5-10 s here) and uvicorn are imported where the app is
+# built, after the arguments are read: a typo is answered before they load.
 
 
 def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int = 16) -> FastAPI:
@@ -50,6 +51,13 @@ def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int 
     default the renderer's own) started with the app. ValueError unless the renderer is local
     and `task.turns` is a whole number of steps, at least 1.
     """
+    from openenv.core.env_server.http_server import create_app
+
+    from watercolor.env.environment import PaintEnvironment, checked_turns
+    from watercolor.env.models import PaintAction, PaintObservation, PaintState
+    from watercolor.env.scoring import RewardSetScore
+    from watercolor.render.pool import RenderPool
+
     task = build_task(cfg.task)
     checked_turns(task.turns)  # a bad value is a usage error now, not per session
     pool = RenderPool(local_renderer(cfg, workers), task.harness)
@@ -119,6 +127,8 @@ def make_app(argv: list[str] | None = None) -> tuple[FastAPI, argparse.Namespace
 
 def main(argv: list[str] | None = None) -> None:
     app, args = make_app(argv)
+    import uvicorn
+
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
 
 
