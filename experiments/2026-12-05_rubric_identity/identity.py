@@ -36,7 +36,9 @@ def same(a: float | None, b: float | None) -> bool:
 async def check(files: list[Path], limit: int | None) -> pd.DataFrame:
     cfg = compose_train([])  # every study so far is the painting task
     task = build_task(cfg.task)
-    sets = {n: r for n, r in reward_sets(offline=True, task=task.name).items() if not r.second_paper}
+    sets = {
+        n: r for n, r in reward_sets(offline=True, task=task.name).items() if not r.second_paper
+    }
     rubrics = {n: RewardSetRubric(r) for n, r in sets.items()}
     rows = []
     async with RenderPool(instantiate(cfg.renderer), task.harness) as pool:
@@ -49,12 +51,17 @@ async def check(files: list[Path], limit: int | None) -> pd.DataFrame:
                     total = rubrics[name]({"prompt": sample.prompt}, canvas)
                     leaves = {n: leaf.last_score for n, leaf in rubrics[name].leaves.items()}
                     recorded = sample.get(f"total/{name}")
-                    rows.append({
-                        "file": str(file.relative_to(ROOT)), "key": sample.key, "set": name,
-                        "same": same(score.total, total) and leaves == score.components,
-                        "recorded_delta": None if recorded is None or pd.isna(recorded)
-                        or score.total is None else abs(score.total - recorded),
-                    })
+                    rows.append(
+                        {
+                            "file": str(file.relative_to(ROOT)),
+                            "key": sample.key,
+                            "set": name,
+                            "same": same(score.total, total) and leaves == score.components,
+                            "recorded_delta": None
+                            if recorded is None or pd.isna(recorded) or score.total is None
+                            else abs(score.total - recorded),
+                        }
+                    )
     return pd.DataFrame(rows)
 
 
@@ -65,8 +72,13 @@ def main() -> None:
     args = parser.parse_args()
     files = sorted(ROOT.glob("experiments/*/records/*/evaluation/samples.parquet"))[: args.files]
     table = asyncio.run(check(files, args.limit))
-    print(table.groupby("set").agg(scored=("same", "size"), same=("same", "sum"),
-                                   recorded_delta=("recorded_delta", "max")).to_string())
+    print(
+        table.groupby("set")
+        .agg(
+            scored=("same", "size"), same=("same", "sum"), recorded_delta=("recorded_delta", "max")
+        )
+        .to_string()
+    )
     print(f"{int(table['same'].sum())} of {len(table)} scores the same bit for bit")
 
 
