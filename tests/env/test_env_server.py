@@ -12,8 +12,8 @@ import pytest
 from env_servers import free_port, start_server, wait_until_healthy
 
 from watercolor.config import reward_set
-from watercolor.env.client import PaintEnv, paint_remote, paint_session
-from watercolor.env.models import PaintAction
+from watercolor.env.client import CanvasEnv, paint_remote, paint_session
+from watercolor.env.models import CanvasAction
 from watercolor.tasks.painting.feedback import feedback
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -80,11 +80,11 @@ def server():
 
 async def episode(url: str, seed: int, good: str, bad: str):
     """One session: a watercolour episode, then a bad-reply episode."""
-    async with PaintEnv(base_url=url, message_timeout_s=300) as env:
+    async with CanvasEnv(base_url=url, message_timeout_s=300) as env:
         first = await env.reset(seed=seed)
-        painted = await env.step(PaintAction(reply=good))
+        painted = await env.step(CanvasAction(reply=good))
         await env.reset(seed=seed + 100)
-        refused = await env.step(PaintAction(reply=bad))
+        refused = await env.step(CanvasAction(reply=bad))
         return first.observation, painted, refused
 
 
@@ -134,10 +134,10 @@ def test_stateless_http_step_paints_for_a_fresh_episode(server, bad_reply):
 async def test_one_turn_sessions_end_at_their_step_with_feedback(server, bad_reply):
     """conf/task's default turns: 1. The step ends the episode, a second step is refused."""
     url, _ = server
-    async with PaintEnv(base_url=url, message_timeout_s=300) as env:
+    async with CanvasEnv(base_url=url, message_timeout_s=300) as env:
         (final,) = await paint_session(env, lambda messages: bad_reply, seed=10)
         with pytest.raises(RuntimeError, match=r"episode is over \(1 step\(s\)"):
-            await env.step(PaintAction(reply=bad_reply))
+            await env.step(CanvasAction(reply=bad_reply))
         state = await env.state()
     assert final.done and final.reward == 0.0 and (state.turns, state.step_count) == (1, 1)
     canvas = final.observation.to_canvas(reply=bad_reply)
@@ -147,10 +147,10 @@ async def test_one_turn_sessions_end_at_their_step_with_feedback(server, bad_rep
 
 async def test_max_sessions_is_enforced(server):
     url, _ = server
-    async with PaintEnv(base_url=url) as a, PaintEnv(base_url=url) as b:
+    async with CanvasEnv(base_url=url) as a, CanvasEnv(base_url=url) as b:
         await asyncio.gather(a.reset(seed=1), b.reset(seed=2))
         with pytest.raises(RuntimeError, match="CAPACITY_REACHED"):
-            async with PaintEnv(base_url=url) as extra:
+            async with CanvasEnv(base_url=url) as extra:
                 await extra.reset(seed=3)
 
 
@@ -158,13 +158,13 @@ async def test_a_client_that_drops_mid_step_does_not_hurt_the_server(
     server, watercolour_reply, bad_reply
 ):
     url, process = server
-    async with PaintEnv(base_url=url) as quitter:
+    async with CanvasEnv(base_url=url) as quitter:
         await quitter.reset(seed=8)
         with pytest.raises(TimeoutError):
-            await asyncio.wait_for(quitter.step(PaintAction(reply=watercolour_reply)), 0.5)
-    async with PaintEnv(base_url=url) as env:
+            await asyncio.wait_for(quitter.step(CanvasAction(reply=watercolour_reply)), 0.5)
+    async with CanvasEnv(base_url=url) as env:
         await env.reset(seed=9)
-        result = await env.step(PaintAction(reply=bad_reply))
+        result = await env.step(CanvasAction(reply=bad_reply))
     assert result.observation.status == "violation" and process.poll() is None
 
 

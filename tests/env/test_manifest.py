@@ -85,8 +85,8 @@ async def test_the_oracle_earns_the_top_and_a_null_reply_stays_under_the_floor(t
     # environment the server runs (its task, default reward set and renderer).
     from hydra.utils import instantiate
 
-    from watercolor.env.environment import PaintEnvironment
-    from watercolor.env.models import PaintAction
+    from watercolor.env.environment import CanvasEnvironment
+    from watercolor.env.models import CanvasAction
     from watercolor.env.scoring import RewardSetScore
     from watercolor.render.pool import RenderPool
     from watercolor.tasks import build_task
@@ -97,11 +97,11 @@ async def test_the_oracle_earns_the_top_and_a_null_reply_stays_under_the_floor(t
     cfg = compose_train(TASKS[task])
     task_ = build_task(cfg.task)
     async with RenderPool(instantiate(cfg.renderer), task_.harness) as pool:
-        env = PaintEnvironment(pool, task_, score=RewardSetScore(instantiate(cfg.reward)))
+        env = CanvasEnvironment(pool, task_, score=RewardSetScore(instantiate(cfg.reward)))
         rewards = {}
         for label, reply in {"oracle": plan.actions[0]["reply"], "null": ""}.items():
             env.reset(seed=plan.reset.seed, **plan.reset.options)
-            rewards[label] = (await env.step_async(PaintAction(reply=reply))).reward
+            rewards[label] = (await env.step_async(CanvasAction(reply=reply))).reward
     top = declared.range[1]
     assert rewards["oracle"] >= top - declared.oracle_tolerance, rewards
     assert top - rewards["null"] >= declared.floor_margin, rewards

@@ -1,4 +1,4 @@
-"""PaintEnvironment in-process: reset determinism, one-step episodes, scorer and failures."""
+"""CanvasEnvironment in-process: reset determinism, one-step episodes, scorer and failures."""
 
 import asyncio
 import base64
@@ -11,8 +11,8 @@ from PIL import Image
 
 from watercolor.canvas import Canvas, Status
 from watercolor.config import compose_train
-from watercolor.env.environment import PaintEnvironment
-from watercolor.env.models import PaintAction
+from watercolor.env.environment import CanvasEnvironment
+from watercolor.env.models import CanvasAction
 from watercolor.render.pool import RenderConfig, RenderPool
 from watercolor.tasks import build_task
 from watercolor.tasks.painting.harness import HARNESS
@@ -30,8 +30,8 @@ async def pool():
 
 def test_reset_draws_the_prompt_from_the_seed():
     env, other = (
-        PaintEnvironment(RenderPool(RENDER, HARNESS), TASK),
-        PaintEnvironment(RenderPool(RENDER, HARNESS), TASK),
+        CanvasEnvironment(RenderPool(RENDER, HARNESS), TASK),
+        CanvasEnvironment(RenderPool(RENDER, HARNESS), TASK),
     )
     first = env.reset(seed=3)
     assert first.prompt == other.reset(seed=3).prompt
@@ -58,21 +58,21 @@ async def test_the_tasks_pieces_are_injectable():
     other_task = replace(
         TASK, episode=episode, train_prompts=["a", "b", "c"], conversation=user_only
     )
-    env = PaintEnvironment(RenderPool(RENDER, HARNESS), other_task)
+    env = CanvasEnvironment(RenderPool(RENDER, HARNESS), other_task)
     first = env.reset(seed=3)
     assert first.system_prompt == ""  # the conversation's: no system message
     drawn = {env.reset(seed=seed).prompt for seed in range(20)}
     assert drawn == {"a", "b", "c"}  # from the injected prompts only, and all of them
     env.reset(seed=5)
-    final = await env.step_async(PaintAction(reply="anything"))
+    final = await env.step_async(CanvasAction(reply="anything"))
     assert calls == [("anything", 5)] and final.violations == ["made_up"] and final.reward == 0
 
 
 @pytest.mark.browser
 async def test_one_step_paints_scores_and_ends_the_episode(pool, watercolour_reply):
-    env = PaintEnvironment(pool, TASK)
+    env = CanvasEnvironment(pool, TASK)
     env.reset(seed=1)
-    final = await env.step_async(PaintAction(reply=watercolour_reply))
+    final = await env.step_async(CanvasAction(reply=watercolour_reply))
     assert final.status == "ok", final.errors
     assert 0.0 < final.score <= 1.0 and final.reward == final.score and final.done
     assert Image.open(io.BytesIO(base64.b64decode(final.png_base64))).size[0] > 0
@@ -80,14 +80,14 @@ async def test_one_step_paints_scores_and_ends_the_episode(pool, watercolour_rep
     assert final.metadata["step_started"] <= final.metadata["step_finished"]
     assert env.state.step_count == 1 and env.state.score == final.score
     with pytest.raises(RuntimeError, match="reset"):
-        await env.step_async(PaintAction(reply=watercolour_reply))
+        await env.step_async(CanvasAction(reply=watercolour_reply))
 
 
 @pytest.mark.browser
 async def test_a_gate_violation_scores_zero(pool, bad_reply):
-    env = PaintEnvironment(pool, TASK)
+    env = CanvasEnvironment(pool, TASK)
     env.reset(seed=2)
-    final = await env.step_async(PaintAction(reply=bad_reply))
+    final = await env.step_async(CanvasAction(reply=bad_reply))
     assert final.status == "violation" and final.violations
     assert final.score == 0.0 and final.reward == 0.0 and final.done
 
@@ -105,20 +105,20 @@ async def test_the_scorer_is_injectable_sync_or_async(pool):
         return 0.25
 
     for score, expected in [(constant, 0.5), (judge, 0.25)]:
-        env = PaintEnvironment(pool, TASK, score=score)
+        env = CanvasEnvironment(pool, TASK, score=score)
         env.reset(seed=4, prompt="a grey heron")
-        assert (await env.step_async(PaintAction(reply="no code here"))).reward == expected
+        assert (await env.step_async(CanvasAction(reply="no code here"))).reward == expected
     assert seen == [(Status.VIOLATION, "a grey heron")]
 
 
 @pytest.mark.browser
 async def test_blocking_step_runs_on_the_pools_loop(pool, bad_reply):
-    env = PaintEnvironment(pool, TASK, loop=asyncio.get_running_loop())
+    env = CanvasEnvironment(pool, TASK, loop=asyncio.get_running_loop())
     env.reset(seed=5)
-    final = await asyncio.to_thread(env.step, PaintAction(reply=bad_reply))
+    final = await asyncio.to_thread(env.step, CanvasAction(reply=bad_reply))
     assert final.done and final.status == "violation"
     with pytest.raises(RuntimeError, match="step_async"):
-        PaintEnvironment(pool, TASK).step(PaintAction(reply=bad_reply))
+        CanvasEnvironment(pool, TASK).step(CanvasAction(reply=bad_reply))
 
 
 @pytest.mark.browser
@@ -126,9 +126,9 @@ async def test_infrastructure_failures_give_no_reward(pool, watercolour_reply, b
     # A browser that cannot start is our failure: no verdict on the sketch, reward None.
     broken = RenderPool(RenderConfig(workers=1, chromium="/nonexistent/chromium"), HARNESS)
     try:
-        env = PaintEnvironment(broken, TASK)
+        env = CanvasEnvironment(broken, TASK)
         env.reset(seed=6)
-        final = await env.step_async(PaintAction(reply=watercolour_reply))
+        final = await env.step_async(CanvasAction(reply=watercolour_reply))
     finally:
         await broken.close()
     assert final.status == "infra_error" and final.errors
@@ -137,9 +137,9 @@ async def test_infrastructure_failures_give_no_reward(pool, watercolour_reply, b
     def scorer_down(canvas, prompt):
         raise ConnectionError("scorer down")
 
-    env = PaintEnvironment(pool, TASK, score=scorer_down)
+    env = CanvasEnvironment(pool, TASK, score=scorer_down)
     env.reset(seed=7)
-    assert (await env.step_async(PaintAction(reply=bad_reply))).reward is None
+    assert (await env.step_async(CanvasAction(reply=bad_reply))).reward is None
 
 
 def test_the_environment_takes_the_one_episode_type_the_painters_define():

@@ -1,4 +1,4 @@
-"""PaintEnvironment with `turns`: draft, feedback, revision; in process, on made-up canvases.
+"""CanvasEnvironment with `turns`: draft, feedback, revision; in process, on made-up canvases.
 
 The task's episode is injected (it returns a canvas chosen per reply), so no browser runs: what
 is tested is the episode's bookkeeping (done, the refused extra step, reset), the feedback text
@@ -14,8 +14,8 @@ from PIL import Image
 
 from watercolor.canvas import Canvas, Status
 from watercolor.config import compose_train, reward_set
-from watercolor.env.environment import PaintEnvironment, checked_turns
-from watercolor.env.models import PaintAction
+from watercolor.env.environment import CanvasEnvironment, checked_turns
+from watercolor.env.models import CanvasAction
 from watercolor.env.scoring import RewardSetScore
 from watercolor.render.pool import RenderConfig, RenderPool
 from watercolor.tasks import build_task
@@ -52,18 +52,18 @@ async def episode(pool, reply, *, seed):
     return CANVASES[reply]
 
 
-def environment(turns: int, **kwargs) -> PaintEnvironment:
+def environment(turns: int, **kwargs) -> CanvasEnvironment:
     score = kwargs.pop("score", RewardSetScore(reward_set("gated")))
     pool = RenderPool(RenderConfig(workers=1), HARNESS)  # never started: the episode is injected
     task = dataclasses.replace(TASK, episode=episode, turns=turns)
-    return PaintEnvironment(pool, task, score=score, **kwargs)
+    return CanvasEnvironment(pool, task, score=score, **kwargs)
 
 
 async def test_two_turns_give_feedback_then_end_the_episode():
     env = environment(2)
     env.reset(seed=3, prompt="a blue pond")
     assert env.state.turns == 2
-    draft = await env.step_async(PaintAction(reply="draft"))
+    draft = await env.step_async(CanvasAction(reply="draft"))
     assert not draft.done and draft.status == "ok" and env.state.step_count == 1
     rewards = reward_set("gated")
     expected = feedback(CANVASES["draft"], rewards.score(CANVASES["draft"], prompt="a blue pond"))
@@ -71,51 +71,51 @@ async def test_two_turns_give_feedback_then_end_the_episode():
     assert (
         draft.reward == draft.score == rewards.score(CANVASES["draft"], prompt="a blue pond").total
     )
-    final = await env.step_async(PaintAction(reply="revision"))
+    final = await env.step_async(CanvasAction(reply="revision"))
     revised = rewards.score(CANVASES["revision"], prompt="a blue pond")
     assert final.done and final.reward == revised.total  # its own score, not a change
     assert final.feedback == feedback(CANVASES["revision"], revised)
     with pytest.raises(RuntimeError, match=r"episode is over \(2 step\(s\) per episode\).*reset"):
-        await env.step_async(PaintAction(reply="revision"))
+        await env.step_async(CanvasAction(reply="revision"))
     assert env.state.step_count == 2  # the refused step changed nothing
 
 
 async def test_reset_starts_a_new_episode():
     env = environment(2)
     env.reset(seed=3)
-    await env.step_async(PaintAction(reply="draft"))
-    await env.step_async(PaintAction(reply="draft"))
+    await env.step_async(CanvasAction(reply="draft"))
+    await env.step_async(CanvasAction(reply="draft"))
     first_id = env.state.episode_id
     env.reset(seed=4)
     assert env.state.step_count == 0 and env.state.episode_id != first_id
-    assert not (await env.step_async(PaintAction(reply="draft"))).done
+    assert not (await env.step_async(CanvasAction(reply="draft"))).done
 
 
 async def test_one_turn_is_one_step_with_feedback():
     env = environment(1)
     env.reset(seed=3)
-    final = await env.step_async(PaintAction(reply="crash"))
+    final = await env.step_async(CanvasAction(reply="crash"))
     assert final.done and final.reward == 0.0
     assert final.feedback.startswith("The sketch threw an error")
     assert "sketch.js:7:9" in final.feedback
     with pytest.raises(RuntimeError, match="reset"):
-        await env.step_async(PaintAction(reply="draft"))
+        await env.step_async(CanvasAction(reply="draft"))
 
 
 async def test_a_bare_total_scorer_gives_feedback_without_scores():
     env = environment(2, score=lambda canvas, prompt: 0.5)
     env.reset(seed=3)
-    draft = await env.step_async(PaintAction(reply="draft"))
+    draft = await env.step_async(CanvasAction(reply="draft"))
     assert draft.reward == 0.5 and draft.feedback == feedback(CANVASES["draft"])
 
 
 async def test_a_browser_failure_mid_episode_is_no_verdict_and_the_episode_goes_on():
     env = environment(2)
     env.reset(seed=3)
-    draft = await env.step_async(PaintAction(reply="browser dies"))
+    draft = await env.step_async(CanvasAction(reply="browser dies"))
     assert draft.status == "infra_error" and draft.reward is None and draft.score is None
     assert not draft.done and "its fault, not the sketch's" in draft.feedback
-    final = await env.step_async(PaintAction(reply="revision"))
+    final = await env.step_async(CanvasAction(reply="revision"))
     assert final.done and final.reward > 0
 
 
@@ -125,7 +125,7 @@ async def test_a_scorer_failure_is_no_verdict():
 
     env = environment(2, score=scorer_down)
     env.reset(seed=3)
-    draft = await env.step_async(PaintAction(reply="draft"))
+    draft = await env.step_async(CanvasAction(reply="draft"))
     assert draft.reward is None and not draft.done and draft.feedback == feedback(CANVASES["draft"])
 
 

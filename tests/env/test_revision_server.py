@@ -1,15 +1,15 @@
 """A server with `--set task.turns=2`, driven by the real client: draft, feedback, revision.
 
 The server is `python -m watercolor.env.serve` as a subprocess (as in test_env_server.py); the
-client is `PaintEnv` over its WebSocket session, with `paint_session` writing each turn.
+client is `CanvasEnv` over its WebSocket session, with `paint_session` writing each turn.
 """
 
 import pytest
 from env_servers import running_server
 
 from watercolor.config import reward_set
-from watercolor.env.client import PaintEnv, paint_session
-from watercolor.env.models import PaintAction
+from watercolor.env.client import CanvasEnv, paint_session
+from watercolor.env.models import CanvasAction
 from watercolor.tasks.painting.feedback import feedback, revision_conversation
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -39,7 +39,7 @@ async def test_a_two_turn_session_gives_feedback_then_ends(url, watercolour_repl
         asked.append(messages)
         return [watercolour_reply, bad_reply][len(asked) - 1]
 
-    async with PaintEnv(base_url=url, message_timeout_s=300) as env:
+    async with CanvasEnv(base_url=url, message_timeout_s=300) as env:
         draft, revision = await paint_session(
             env, policy, seed=11, revision_conversation=revision_conversation
         )
@@ -64,14 +64,14 @@ async def test_a_two_turn_session_gives_feedback_then_ends(url, watercolour_repl
 
 
 async def test_a_third_step_is_refused_and_reset_starts_a_new_episode(url, bad_reply):
-    async with PaintEnv(base_url=url, message_timeout_s=300) as env:
+    async with CanvasEnv(base_url=url, message_timeout_s=300) as env:
         await env.reset(seed=12)
-        steps = [await env.step(PaintAction(reply=bad_reply)) for _ in range(2)]
+        steps = [await env.step(CanvasAction(reply=bad_reply)) for _ in range(2)]
         assert [s.done for s in steps] == [False, True]
         with pytest.raises(RuntimeError, match=r"episode is over \(2 step\(s\).*call reset"):
-            await env.step(PaintAction(reply=bad_reply))
+            await env.step(CanvasAction(reply=bad_reply))
         assert (await env.state()).step_count == 2  # the refused step ran nothing
         await env.reset(seed=13)
-        again = await env.step(PaintAction(reply=bad_reply))
+        again = await env.step(CanvasAction(reply=bad_reply))
         assert not again.done and again.reward == 0.0
         assert (await env.state()).step_count == 1

@@ -10,7 +10,7 @@ from openenv.core.rubrics import Rubric
 from tests.rewards import synthetic_canvases as synthetic
 from watercolor.canvas import Canvas, Status
 from watercolor.config import compose_train, reward_sets
-from watercolor.env.environment import PaintEnvironment
+from watercolor.env.environment import CanvasEnvironment
 from watercolor.env.rubric import RewardSetRubric
 from watercolor.env.scoring import RewardSetScore
 from watercolor.rewards.reward_set import RewardSet
@@ -113,5 +113,5 @@ def test_a_component_named_like_a_container_attribute_is_refused():
 def test_the_environment_exposes_the_reward_set_as_its_rubric():
     rewards = reward_sets(offline=True)["fine_grained"]
     score = RewardSetScore(rewards)
-    env = PaintEnvironment(None, build_task(compose_train([]).task), score=score)
+    env = CanvasEnvironment(None, build_task(compose_train([]).task), score=score)
     assert env.rubric is score.rubric and env.rubric.rewards is rewards

@@ -5,8 +5,8 @@ answers with the task's feedback. The real server as a subprocess, as test_env_s
 import pytest
 from env_servers import running_server
 
-from watercolor.env.client import PaintEnv
-from watercolor.env.models import PaintAction
+from watercolor.env.client import CanvasEnv
+from watercolor.env.models import CanvasAction
 from watercolor.tasks.svg.prompts import prompts
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -28,12 +28,12 @@ def server():
 
 
 async def test_an_svg_session_asks_draws_scores_and_answers(server):
-    async with PaintEnv(base_url=server, message_timeout_s=300) as env:
+    async with CanvasEnv(base_url=server, message_timeout_s=300) as env:
         first = await env.reset(seed=3)
         assert first.observation.prompt in prompts("train")  # the task's own prompts
-        drawn = await env.step(PaintAction(reply=LAYERED))
+        drawn = await env.step(CanvasAction(reply=LAYERED))
         await env.reset(seed=4)
-        refused = await env.step(PaintAction(reply=SCRIPTED))
+        refused = await env.step(CanvasAction(reply=SCRIPTED))
     assert drawn.observation.status == "ok" and drawn.reward > 0.1
     assert "translucent_shapes 0.67" in drawn.observation.feedback  # svg_fine, the task's set
     assert drawn.observation.feedback.startswith("The document was drawn.")  # SVG's feedback

@@ -1,9 +1,9 @@
 """A task served as an OpenEnv environment (painting by default; `--set task=svg` for SVG).
 
     python -m watercolor.env.serve                        # server: many sessions, one pool
-    from watercolor.env.client import PaintEnv, paint_remote
+    from watercolor.env.client import CanvasEnv, paint_remote
 
-models.py (wire types), environment.py (PaintEnvironment), scoring.py (default score),
+models.py (wire types), environment.py (CanvasEnvironment), scoring.py (default score),
 rubric.py (the reward set as an OpenEnv rubric tree), manifest.py (envs/<task>/openenv.yaml),
 serve.py (the server), client.py (typed client, remote painting).
 
@@ -14,4 +14,28 @@ other services' defaults, so they can share a machine: TRL's vLLM server takes 8
 service 8765 (services/hpsv3/serve.py).
 """
 
+import warnings
+from collections.abc import Callable, Mapping
+
 PORT = 8100
+# The environment's types were named for painting before it served other tasks; the old names
+# answer, with a DeprecationWarning, until the release after 2026-12 (clients import them).
+RENAMED = {
+    "PaintAction": "CanvasAction", "PaintObservation": "CanvasObservation",
+    "PaintState": "CanvasState", "PaintEnvironment": "CanvasEnvironment", "PaintEnv": "CanvasEnv",
+}  # fmt: skip
+
+
+def renamed_names(namespace: Mapping[str, object], module: str) -> Callable[[str], object]:
+    """A module's `__getattr__` that answers each old name (`RENAMED`) defined there with its
+    new one's object, warning that the old name goes."""
+
+    def old_name(name: str) -> object:
+        new = RENAMED.get(name)
+        if new is None or new not in namespace:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warnings.warn(f"{module}.{name} is deprecated: use {new} (same class); the old name goes "
+                      "in the next release", DeprecationWarning, stacklevel=2)  # fmt: skip
+        return namespace[new]
+
+    return old_name

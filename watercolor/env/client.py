@@ -1,11 +1,11 @@
 """Client side of the painting environment: a typed OpenEnv client and a fleet of servers.
 
-    async with PaintEnv(base_url="http://127.0.0.1:8100") as env:
+    async with CanvasEnv(base_url="http://127.0.0.1:8100") as env:
         first = await env.reset(seed=7)                  # first.observation.prompt
-        result = await env.step(PaintAction(reply=reply))
+        result = await env.step(CanvasAction(reply=reply))
         result.reward, result.observation.status         # (0.41, 'ok')
 
-    async with PaintEnv(base_url=url) as env:            # a server with --set task.turns=2
+    async with CanvasEnv(base_url=url) as env:            # a server with --set task.turns=2
         draft, revision = await paint_session(env, policy, seed=7,  # policy(messages) -> reply
                                               revision_conversation=task.revision_conversation)
         draft.done, draft.observation.feedback, revision.done       # (False, 'The ...', True)
@@ -15,7 +15,7 @@
     canvas = await painter(reply, seed=0)                # training's renderer (renderer=remote)
     observations = await paint_remote(urls, replies, seeds=[0, 1, 2, 3], prompts=prompts)
 
-`PaintEnv` is OpenEnv's `EnvClient` (one WebSocket, one server-side session) with our types;
+`CanvasEnv` is OpenEnv's `EnvClient` (one WebSocket, one server-side session) with our types;
 `.sync()` gives the blocking variant. A session's episode takes the server's `turns` steps:
 step until `done` (`paint_session` does it, putting each step's feedback into the next turn's
 messages with the task's `revision_conversation`). `RemotePainter` (one step per reply, whatever
@@ -49,8 +49,8 @@ from openenv.core.env_client import EnvClient
 from websockets.exceptions import ConnectionClosed
 
 from watercolor.canvas import Canvas, Status
-from watercolor.env import PORT
-from watercolor.env.models import PaintAction, PaintObservation, PaintState
+from watercolor.env import PORT, renamed_names
+from watercolor.env.models import CanvasAction, CanvasObservation, CanvasState
 
 log = logging.getLogger(__name__)
 
@@ -60,21 +60,21 @@ log = logging.getLogger(__name__)
 SERVER_FAILURES = (OSError, RuntimeError, TimeoutError, ConnectionClosed)
 
 
-class PaintEnv(EnvClient[PaintAction, PaintObservation, PaintState]):
+class CanvasEnv(EnvClient[CanvasAction, CanvasObservation, CanvasState]):
     """Typed client of `python -m watercolor.env.serve`."""
 
-    def _step_payload(self, action: PaintAction) -> dict[str, Any]:
+    def _step_payload(self, action: CanvasAction) -> dict[str, Any]:
         return action.model_dump()
 
-    def _parse_result(self, payload: dict[str, Any]) -> StepResult[PaintObservation]:
+    def _parse_result(self, payload: dict[str, Any]) -> StepResult[CanvasObservation]:
         reward, done = payload.get("reward"), payload.get("done", False)
         fields = {**payload.get("observation", {}), "reward": reward, "done": done}
-        observation = PaintObservation.model_validate(fields)
+        observation = CanvasObservation.model_validate(fields)
         metadata = payload.get("metadata")
         return StepResult(observation=observation, reward=reward, done=done, metadata=metadata)
 
-    def _parse_state(self, payload: dict[str, Any]) -> PaintState:
-        return PaintState.model_validate(payload)
+    def _parse_state(self, payload: dict[str, Any]) -> CanvasState:
+        return CanvasState.model_validate(payload)
 
 
 Messages = list[dict[str, str]]
@@ -82,13 +82,13 @@ Policy = Callable[[Messages], str | Awaitable[str]]  # the conversation so far -
 
 
 async def paint_session(
-    env: PaintEnv,
+    env: CanvasEnv,
     policy: Policy,
     *,
     seed: int | None = None,
     prompt: str | None = None,
     revision_conversation: Callable[[Messages, str, str], Messages] | None = None,
-) -> list[StepResult[PaintObservation]]:
+) -> list[StepResult[CanvasObservation]]:
     """One whole episode on an open session, however many steps the server's `turns` make it.
 
     `policy(messages)` (sync or async) writes each reply: first to the task's messages (the
@@ -96,7 +96,7 @@ async def paint_session(
     step's feedback added (`revision_conversation`: the task's, `watercolor.tasks.Task`, the turn
     training and evaluation use; needed only when the server's episodes take several steps).
     Returns every step's result, the last one `done`. A server that fails mid-episode raises
-    (one of `SERVER_FAILURES`, as `PaintEnv`'s own calls do): the session, and with it the
+    (one of `SERVER_FAILURES`, as `CanvasEnv`'s own calls do): the session, and with it the
     episode, is gone.
     """
     first = (await env.reset(seed=seed, prompt=prompt)).observation
@@ -105,7 +105,7 @@ async def paint_session(
     while True:
         reply = policy(messages)
         reply = await reply if inspect.isawaitable(reply) else reply
-        results.append(await env.step(PaintAction(reply=reply)))
+        results.append(await env.step(CanvasAction(reply=reply)))
         if results[-1].done:
             return results
         if revision_conversation is None:
@@ -116,7 +116,7 @@ async def paint_session(
         messages = revision_conversation(messages, reply, results[-1].observation.feedback)
 
 
-def task_messages(first: PaintObservation) -> Messages:
+def task_messages(first: CanvasObservation) -> Messages:
     """The chat a reset observation asks for: its system prompt (if any), then its prompt."""
     system = [{"role": "system", "content": first.system_prompt}] if first.system_prompt else []
     return [*system, {"role": "user", "content": first.prompt}]
@@ -222,7 +222,7 @@ class RemotePainter:
     async def __call__(self, reply: str, seed: int = 0) -> Canvas:
         return (await self.observe(reply, seed)).to_canvas(reply=reply)
 
-    async def observe(self, reply: str, seed: int, prompt: str | None = None) -> PaintObservation:
+    async def observe(self, reply: str, seed: int, prompt: str | None = None) -> CanvasObservation:
         """One episode on the first server in turn that takes the reply (see the class doc)."""
         if self._limits is None:  # made on the loop that uses them
             self._limits = [asyncio.Semaphore(self.sessions_per_server) for _ in self.servers]
@@ -247,10 +247,10 @@ class RemotePainter:
 
     async def _episode(
         self, server: Server, reply: str, seed: int, prompt: str | None
-    ) -> PaintObservation:
+    ) -> CanvasObservation:
         if self.episode is not None and not server.checked:
             await self._check_episode(server)
-        env = PaintEnv(
+        env = CanvasEnv(
             base_url=server.url,
             connect_timeout_s=self.connect_timeout_s,
             # Long: the step queues behind every other session's render on the server's pages.
@@ -264,7 +264,7 @@ class RemotePainter:
                 raise Unreachable(str(error)) from error
             server.taken += 1
             try:
-                observation = (await env.step(PaintAction(reply=reply))).observation
+                observation = (await env.step(CanvasAction(reply=reply))).observation
             except SERVER_FAILURES as error:
                 server.lost += 1
                 server.down_until = time.monotonic() + self.retry_after_s
@@ -333,9 +333,9 @@ def differences(theirs: Mapping, ours: Mapping, prefix: str = "") -> list[tuple[
     return found
 
 
-def infra_error(errors: list[str], seed: int) -> PaintObservation:
+def infra_error(errors: list[str], seed: int) -> CanvasObservation:
     """No verdict: the fleet failed, not the sketch (score and reward None)."""
-    return PaintObservation(status=str(Status.INFRA_ERROR), errors=errors, done=True, seed=seed)
+    return CanvasObservation(status=str(Status.INFRA_ERROR), errors=errors, done=True, seed=seed)
 
 
 async def paint_remote(
@@ -346,9 +346,12 @@ async def paint_remote(
     prompts: Sequence[str | None] | None = None,
     sessions_per_server: int = 8,
     timeout_s: float = 600.0,
-) -> list[PaintObservation]:
+) -> list[CanvasObservation]:
     """Paint every reply on the servers (a `RemotePainter`), concurrently; in input order."""
     painter = RemotePainter(base_urls, sessions_per_server, timeout_s)
     prompts = prompts or [None] * len(replies)
     episodes = (painter.observe(r, s, p) for r, s, p in zip(replies, seeds, prompts, strict=True))
     return list(await asyncio.gather(*episodes))
+
+
+__getattr__ = renamed_names(globals(), __name__)  # the old Paint* names, deprecated

@@ -2,16 +2,16 @@
 `turns` steps per episode.
 
     async with RenderPool(render_config, task.harness) as pool:
-        env = PaintEnvironment(pool, task)               # a watercolor.tasks.Task (conf/task)
+        env = CanvasEnvironment(pool, task)               # a watercolor.tasks.Task (conf/task)
         first = env.reset(seed=7)                        # first.prompt: what to paint
-        final = await env.step_async(PaintAction(reply=reply))
+        final = await env.step_async(CanvasAction(reply=reply))
         final.done, final.status, final.reward           # (True, 'ok', 0.41)
 
-        env = PaintEnvironment(pool, two_turns)          # task.turns 2: draft, feedback, revision
+        env = CanvasEnvironment(pool, two_turns)          # task.turns 2: draft, feedback, revision
         env.reset(seed=7)
-        draft = await env.step_async(PaintAction(reply=reply))
+        draft = await env.step_async(CanvasAction(reply=reply))
         draft.done, draft.feedback                       # (False, 'The sketch ran and ...')
-        final = await env.step_async(PaintAction(reply=revised))   # final.done: True
+        final = await env.step_async(CanvasAction(reply=revised))   # final.done: True
 
 `reset` draws a prompt from the task's prompts (deterministic in the seed) and takes the
 system prompt from the task's `conversation`. Each `step` runs the task's `episode` on the
@@ -24,7 +24,7 @@ carries the task's `feedback(canvas, score)` (the text a revising painter reads 
 `turns`-th step ends the episode (`done`), and a step after that raises until `reset`, as
 OpenEnv's own environments refuse a step outside an episode. `turns` is the task's
 (`task.turns`, 1 by default: one reply, as before). A multi-step episode needs a session
-(the WebSocket `PaintEnv`): OpenEnv's stateless HTTP `/step` makes a fresh environment for
+(the WebSocket `CanvasEnv`): OpenEnv's stateless HTTP `/step` makes a fresh environment for
 each request, so each HTTP step is the first step of a new episode.
 
 Every piece of the task comes from the `Task` (`watercolor.tasks`): its episode, train prompts,
@@ -55,7 +55,8 @@ from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import EnvironmentMetadata
 
 from watercolor.canvas import Canvas, Status
-from watercolor.env.models import PaintAction, PaintObservation, PaintState
+from watercolor.env import renamed_names
+from watercolor.env.models import CanvasAction, CanvasObservation, CanvasState
 from watercolor.env.scoring import gated_coverage
 from watercolor.render.painters import Episode  # the one type of a task's episode function
 from watercolor.render.pool import RenderPool
@@ -69,7 +70,7 @@ log = logging.getLogger(__name__)
 Scorer = Callable[[Canvas, str], Score | float | None | Awaitable[Score | float | None]]
 
 
-class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
+class CanvasEnvironment(Environment[CanvasAction, CanvasObservation, CanvasState]):
     """One episode of the task (`task.turns` steps) per reset; many instances (sessions) share
     one `RenderPool`."""
 
@@ -92,7 +93,7 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
         self._pool, self._task, self._score = pool, task, score
         self._turns = checked_turns(task.turns)
         self._loop = loop
-        self._state = PaintState()
+        self._state = CanvasState()
 
     def reset(
         self,
@@ -100,18 +101,22 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
         episode_id: str | None = None,
         prompt: str | None = None,
         **kwargs: Any,
-    ) -> PaintObservation:
+    ) -> CanvasObservation:
         """Start an episode: the seed picks the prompt (unless given) and seeds the render."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         prompt = prompt or random.Random(seed).choice(self._task.train_prompts)
         episode_id = episode_id or str(uuid.uuid4())
-        self._state = PaintState(episode_id=episode_id, prompt=prompt, seed=seed, turns=self._turns)
-        return PaintObservation(prompt=prompt, system_prompt=self._system_prompt(prompt), seed=seed)
+        self._state = CanvasState(
+            episode_id=episode_id, prompt=prompt, seed=seed, turns=self._turns
+        )
+        return CanvasObservation(
+            prompt=prompt, system_prompt=self._system_prompt(prompt), seed=seed
+        )
 
     async def step_async(
-        self, action: PaintAction, timeout_s: float | None = None, **kwargs: Any
-    ) -> PaintObservation:
+        self, action: CanvasAction, timeout_s: float | None = None, **kwargs: Any
+    ) -> CanvasObservation:
         """Render and score the reply, with feedback; the `turns`-th step ends the episode."""
         if self._state.step_count >= self._state.turns:
             raise RuntimeError(
@@ -127,7 +132,7 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
         self._state.status, self._state.score = str(canvas.status), total
         # Server-side wall clock, so clients can see that sessions render concurrently.
         timestamps = {"step_started": started, "step_finished": time.time()}
-        return PaintObservation.from_canvas(
+        return CanvasObservation.from_canvas(
             canvas,
             total,
             done=self._state.step_count == self._state.turns,
@@ -137,15 +142,15 @@ class PaintEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
         )
 
     def step(
-        self, action: PaintAction, timeout_s: float | None = None, **kwargs: Any
-    ) -> PaintObservation:
+        self, action: CanvasAction, timeout_s: float | None = None, **kwargs: Any
+    ) -> CanvasObservation:
         """Blocking `step_async`, for a thread other than the pool's loop (given as `loop=`)."""
         if self._loop is None:
             raise RuntimeError("the render pool is asyncio: await step_async, or pass loop=")
         return asyncio.run_coroutine_threadsafe(self.step_async(action), self._loop).result()
 
     @property
-    def state(self) -> PaintState:
+    def state(self) -> CanvasState:
         return self._state
 
     def get_metadata(self) -> EnvironmentMetadata:
@@ -189,3 +194,6 @@ def checked_turns(turns: int) -> int:
     if isinstance(turns, bool) or not isinstance(turns, int) or turns < 1:
         raise ValueError(f"task.turns must be a whole number of steps, at least 1, not {turns!r}")
     return turns
+
+
+__getattr__ = renamed_names(globals(), __name__)  # the old Paint* names, deprecated

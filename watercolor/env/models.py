@@ -1,15 +1,17 @@
-"""The wire types of the painting environment: what a client sends, sees and can inspect.
+"""The wire types of the environment (any task: painting, SVG): what a client sends, sees and can
+inspect. Named for what every task makes, a canvas (`PaintAction` and the other old names still
+answer, deprecated: `watercolor.env.RENAMED`).
 
     >>> from watercolor.canvas import Canvas, Status
-    >>> from watercolor.env.models import PaintObservation
+    >>> from watercolor.env.models import CanvasObservation
     >>> canvas = Canvas(status=Status.VIOLATION, violations=["no_sketch"])
-    >>> obs = PaintObservation.from_canvas(canvas, 0.0)
+    >>> obs = CanvasObservation.from_canvas(canvas, 0.0)
     >>> obs.status, obs.reward, obs.done, obs.to_canvas().violations
     ('violation', 0.0, True, ['no_sketch'])
 
-OpenEnv moves pydantic models as JSON: `PaintAction` is the model's reply text,
-`PaintObservation` is the prompt (after reset) or a scored render (after each step, with the
-environment's `feedback` on it; `done` on the episode's last step), `PaintState` is the
+OpenEnv moves pydantic models as JSON: `CanvasAction` is the model's reply text,
+`CanvasObservation` is the prompt (after reset) or a scored render (after each step, with the
+environment's `feedback` on it; `done` on the episode's last step), `CanvasState` is the
 episode's bookkeeping. The canvas travels as base64 PNG, so a client can rebuild the `Canvas`
 (`to_canvas()`) and score it with any reward set locally.
 """
@@ -22,15 +24,18 @@ from openenv.core.env_server.types import Action, Observation, State
 from pydantic import Field
 
 from watercolor.canvas import Canvas, Status
+from watercolor.env import renamed_names
 
 
-class PaintAction(Action):
-    """The policy's whole reply; the sketch is extracted from its fenced code block."""
+class CanvasAction(Action):
+    """The policy's whole reply; the task's code is extracted from it (painting: a fenced
+    JavaScript block; SVG: the document)."""
 
-    reply: str = Field(..., description="Model reply containing one fenced JavaScript block")
+    reply: str = Field(..., description="Model reply holding the task's code (painting: one "
+                       "fenced JavaScript block; svg: one SVG document)")  # fmt: skip
 
 
-class PaintObservation(Observation):
+class CanvasObservation(Observation):
     """After reset: the prompt to paint. After the step: how the render went and its score."""
 
     prompt: str = Field(default="", description="What to paint")
@@ -41,7 +46,7 @@ class PaintObservation(Observation):
     score: float | None = Field(default=None, description="Score; None = infrastructure failure")
     png_base64: str | None = Field(default=None, description="The canvas as base64 PNG")
     timings: dict[str, float] = Field(default_factory=dict, description="Milliseconds per phase")
-    sketch: str = Field(default="", description="The extracted JavaScript that was run")
+    sketch: str = Field(default="", description="The extracted code that was run (the task's)")
     seed: int | None = Field(default=None, description="Seed of Math.random in the page")
     feedback: str = Field(
         default="", description="What the environment saw, in words (the task's feedback)"
@@ -50,7 +55,7 @@ class PaintObservation(Observation):
     @classmethod
     def from_canvas(
         cls, canvas: Canvas, score: float | None, *, done: bool = True, **fields
-    ) -> PaintObservation:
+    ) -> CanvasObservation:
         """A step's observation: the canvas, its score as the reward; the last step is done."""
         png = base64.b64encode(canvas.png).decode("ascii") if canvas.png is not None else None
         return cls(
@@ -84,7 +89,7 @@ class PaintObservation(Observation):
         )
 
 
-class PaintState(State):
+class CanvasState(State):
     """One episode: which prompt, which seed, how many steps, and how the last step ended."""
 
     prompt: str = Field(default="", description="What to paint")
@@ -92,3 +97,6 @@ class PaintState(State):
     seed: int | None = Field(default=None, description="Seed of the prompt draw and the render")
     status: str | None = Field(default=None, description="Render status after the last step")
     score: float | None = Field(default=None, description="Score after the last step")
+
+
+__getattr__ = renamed_names(globals(), __name__)  # the old Paint* names, deprecated

@@ -32,7 +32,7 @@ What OpenEnv's rubric contract (`forward(action, observation) -> float`) does no
   so a None would raise; these containers pass it up as the set does, and TRL leaves the row out
   of the group baseline.
 - The inputs: the observation is our `Canvas` (pixels, reply, status: what the components read),
-  not the wire `PaintObservation`, and the action is the row's dataset columns (`{"prompt": ...}`),
+  not the wire `CanvasObservation`, and the action is the row's dataset columns (`{"prompt": ...}`),
   which components such as `prompt_colours` name as parameters. The reply is `canvas.reply`.
 - Group components (a judge's win rate over a GRPO group, `group_diversity`) score a whole group,
   not one (action, observation): they are named in `group_components` but are no leaves, and the

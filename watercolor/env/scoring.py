@@ -6,12 +6,12 @@
     >>> gated_coverage(Canvas(status=Status.INFRA_ERROR)) is None
     True
 
-`PaintEnvironment` takes any `score(canvas, prompt) -> Score | float | None` (sync or async).
+`CanvasEnvironment` takes any `score(canvas, prompt) -> Score | float | None` (sync or async).
 The server scores with a reward set from conf/reward/ (`RewardSetScore`, `--reward NAME`,
 default conf/train.yaml's), the same sets training uses: its `Score`'s total is the reward and
 its components go into the feedback; the same set as an OpenEnv rubric tree
 (`watercolor.env.rubric`) is what the environment exposes as its `rubric`. `gated_coverage` is
-the simplest scorer there is (`PaintEnvironment`'s default, a bare total), kept for quick checks.
+the simplest scorer there is (`CanvasEnvironment`'s default, a bare total), kept for quick checks.
 Coverage is the share of the sheet that differs from the paper (`rewards.pixels.painted_fraction`).
 """
 

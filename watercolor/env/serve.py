@@ -11,7 +11,7 @@ and `--set` overrides, exactly as for `python -m watercolor.render` and `waterco
 `renderer=remote` is refused. A session's episode takes conf/task's `turns` steps (1 by
 default); each step returns the canvas, its score and the environment's feedback.
 
-Each WebSocket session (`PaintEnv` client) gets its own `PaintEnvironment`; all of them
+Each WebSocket session (`CanvasEnv` client) gets its own `CanvasEnvironment`; all of them
 share one `RenderPool` (one Chromium, `--workers` warm pages), so renders from different
 sessions queue on the pages instead of waiting for whole sessions. The anchor's server took
 one session at a time (OpenEnv's `max_concurrent_envs` defaults to 1).
@@ -53,8 +53,8 @@ def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int 
     """
     from openenv.core.env_server.http_server import create_app
 
-    from watercolor.env.environment import PaintEnvironment, checked_turns
-    from watercolor.env.models import PaintAction, PaintObservation, PaintState
+    from watercolor.env.environment import CanvasEnvironment, checked_turns
+    from watercolor.env.models import CanvasAction, CanvasObservation, CanvasState
     from watercolor.env.scoring import RewardSetScore
     from watercolor.render.pool import RenderPool
 
@@ -62,14 +62,14 @@ def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int 
     checked_turns(task.turns)  # a bad value is a usage error now, not per session
     pool = RenderPool(local_renderer(cfg, workers), task.harness)
     score = RewardSetScore(instantiate(cfg.reward))
-    factory = functools.partial(PaintEnvironment, pool, task, score=score)
+    factory = functools.partial(CanvasEnvironment, pool, task, score=score)
     app = create_app(
         factory,
-        PaintAction,
-        PaintObservation,
+        CanvasAction,
+        CanvasObservation,
         env_name="watercolor",
         max_concurrent_envs=max_sessions,
-        state_cls=PaintState,
+        state_cls=CanvasState,
     )
     # The episode every session runs (gate rules included), for RemotePainter to compare.
     episode = OmegaConf.to_container(cfg.task.episode, resolve=True)
