@@ -57,6 +57,10 @@ SHARED_AMOUNTS = {
     "renderer.timeout_s": "",
     "renderer.connect_timeout_s": "",
 }
+# A study's evaluation of each model: the first STUDY_PROMPTS held-out prompts x STUDY_SAMPLES
+# replies (`watercolor.training.study.Study`; `python -m watercolor.tasks.painting.painter.kinds
+# --model` samples as many by default). Here, below both, so neither reads the other.
+STUDY_PROMPTS, STUDY_SAMPLES = 12, 4
 
 
 def compose_train(overrides: Sequence[str] = ()) -> DictConfig:

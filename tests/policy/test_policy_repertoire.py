@@ -15,7 +15,8 @@ from watercolor.config import compose_config, compose_train, model_source
 from watercolor.evaluation import sampling
 from watercolor.policy import loading
 from watercolor.tasks.painting.painter.corpus import Mixture, generate_corpus
-from watercolor.tasks.painting.painter.kinds import model_kinds, model_summary, reply_kind
+from watercolor.tasks.painting.painter.kinds import model_summary, reply_kind
+from watercolor.tasks.painting.painter.kinds.__main__ import model_kinds
 
 REPO = Path(__file__).resolve().parents[2]
 GATE_PASS = 0.8  # issue 9: >= 80 % of the warm start's replies pass the static gate

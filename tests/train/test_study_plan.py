@@ -13,8 +13,9 @@ from hydra.utils import instantiate
 from omegaconf import open_dict
 from train_helpers import finished_study_job
 
+from watercolor import config
 from watercolor.config import compose_config
-from watercolor.tasks.painting.painter import kinds
+from watercolor.tasks.painting.painter.kinds import __main__ as kinds_command
 from watercolor.tracking import PrepareStore, run_name
 from watercolor.training import study
 
@@ -47,16 +48,16 @@ def test_a_study_refuses_a_sweep_over_anything_but_set_and_seed():
         study.sweep_jobs(sweep_config("trainer.learning_rate=1e-5,2e-5"))
 
 
-def test_the_study_size_is_the_study_modules_own(monkeypatch):
-    # One source, watercolor.training.study's NUM_PROMPTS x SAMPLES: the experiment does not copy it
-    # (Study's defaults are what its callback gets), and kinds' --model defaults read it.
+def test_the_study_size_is_the_config_modules_own(monkeypatch):
+    # One source, watercolor.config's STUDY_PROMPTS x STUDY_SAMPLES: the experiment does not copy
+    # it (Study's defaults are what its callback gets), and kinds' --model defaults read it.
     node = sweep_config().hydra.callbacks.study
     assert not {"num_prompts", "samples"} & set(node), "a copy of Study's defaults"
     callback = instantiate(node)
-    assert (callback.num_prompts, callback.samples) == (study.NUM_PROMPTS, study.SAMPLES)
-    monkeypatch.setattr(study, "NUM_PROMPTS", 5)
-    monkeypatch.setattr(study, "SAMPLES", 3)
-    args = kinds.parse_args(["--model", "some/model"])
+    assert (callback.num_prompts, callback.samples) == (config.STUDY_PROMPTS, config.STUDY_SAMPLES)
+    monkeypatch.setattr(config, "STUDY_PROMPTS", 5)
+    monkeypatch.setattr(config, "STUDY_SAMPLES", 3)
+    args = kinds_command.parse_args(["--model", "some/model"])
     assert (args.num_prompts, args.samples) == (5, 3)
 
 

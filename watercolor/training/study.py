@@ -58,7 +58,7 @@ from omegaconf import DictConfig
 
 from watercolor.analysis import records
 from watercolor.analysis.records import UNTRAINED_KEY, arm_of, job_key
-from watercolor.config import compose_config
+from watercolor.config import STUDY_PROMPTS, STUDY_SAMPLES, compose_config
 from watercolor.tracking import RUN_ID_FILE, tracking_uri
 
 log = logging.getLogger(__name__)
@@ -66,9 +66,6 @@ log = logging.getLogger(__name__)
 SHARED_GROUPS = ("model", "renderer", "task", "debug")
 PLAN_FILE, FAILURES_DIR, STUDY_FILE = "study_plan.json", "study_failures", "study.json"
 SWEPT = ("arm", "reward", "seed")  # what the jobs of a study may differ in
-# A study's evaluation of each model: the first NUM_PROMPTS held-out prompts x SAMPLES replies
-# (`python -m watercolor.tasks.painting.painter.kinds --model` samples as many by default).
-NUM_PROMPTS, SAMPLES = 12, 4
 
 
 # --- which study, which jobs --------------------------------------------------------------------
@@ -213,8 +210,8 @@ class Study(Callback):
 
     def __init__(
         self,
-        num_prompts: int = NUM_PROMPTS,
-        samples: int = SAMPLES,
+        num_prompts: int = STUDY_PROMPTS,  # a study's size: watercolor.config's, one source
+        samples: int = STUDY_SAMPLES,
         seed: int = 0,
         rewards: Sequence[str] | None = None,
         overrides: Sequence[str] = (),

@@ -4,13 +4,10 @@
     python -m watercolor.tasks.painting.painter.kinds --per-kind 12 --rewards coarse,gated --json
     python -m watercolor.tasks.painting.painter.kinds --model outputs/cache/tiny-<hash>  # a model's
 
-The corpus (`watercolor.tasks.painting.painter.corpus`) is the warm start's repertoire: layered
-washes, flat opaque fills, sketches that paint and then throw, stroke-only outlines (and, off by
-default, bare p5 and broken code). Reward design can only decide among behaviours the policy already
-has, so this table is the study's premise: each set should pay a different kind most. Replies
-are written for the task's held-out prompts, rendered once each with the training renderer
-(`conf/renderer/local.yaml`) through the task's episode (gate, render, blank check), and scored
-by every set, as `watercolor.evaluate` does for a model's replies.
+The kinds and the table are the package's (`watercolor.tasks.painting.painter.kinds`). Replies
+of each corpus kind are written for the task's held-out prompts, rendered once each with the
+training renderer (`conf/renderer/local.yaml`) through the task's episode (gate, render, blank
+check), and scored by every set, as `watercolor.evaluate` does for a model's replies.
 
 With `--model`, it samples that model on the held-out prompts at the training temperature
 (the trainer group's sampler settings, system prompt included, as GRPO samples) and reports
@@ -23,8 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import random
-import re
 from collections.abc import Sequence
 
 import pandas as pd
@@ -33,46 +28,22 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig
 from omegaconf.errors import OmegaConfBaseException
 
-from watercolor import usage
-from watercolor.canvas import Status
+from watercolor import config, usage
 from watercolor.config import compose_train, reward_set, reward_set_names
 from watercolor.evaluation.sampling import paint_replies
 from watercolor.render.painters import LocalPainter
 from watercolor.tasks import build_task
-from watercolor.tasks.painting.gate import check_reply
-from watercolor.tasks.painting.painter.corpus import KINDS, Example, Mixture, make_example
-from watercolor.tasks.painting.painter.sketches import UNDEFINED_CALLS
-from watercolor.tasks.painting.style import OPAQUE_ALPHA, fill_alphas
-from watercolor.training import study
-
-DEFAULT_REWARDS = ("coarse", "fine_grained", "gated")
-_UNDEFINED = frozenset(call.split("(")[0] for call in UNDEFINED_CALLS)
-_CALL = re.compile(r"^\s*(\w+)\s*\(", re.MULTILINE)
-GOOD_QUALITY = 0.5  # layered sketches' quality (0..1) from which the kinds table calls them good
-
-
-def reply_kind(reply: str) -> str:
-    """Which corpus kind a reply reads as, from its code: `refused` when the static gate
-    refuses it (for any reason), else `then_throw` (calls one of the corpus's undefined
-    functions), `flat` (every fill opaque), `layered` (translucent fills) or `other`."""
-    sketch, violations = check_reply(reply)
-    if violations or sketch is None:
-        return "refused"
-    if any(name in _UNDEFINED for name in _CALL.findall(sketch)):
-        return "then_throw"
-    alphas = fill_alphas(sketch)
-    if not alphas:
-        return "other"
-    return "flat" if min(alphas) >= OPAQUE_ALPHA else "layered"
-
-
-def kind_examples(kinds: Sequence[str], prompts: Sequence[str], per_kind: int) -> list[Example]:
-    """`per_kind` replies of each kind, for `prompts` in turn (seeded by kind and index)."""
-    return [
-        make_example(kind, prompts[i % len(prompts)], random.Random(f"kinds:{kind}:{i}"))
-        for kind in kinds
-        for i in range(per_kind)
-    ]
+from watercolor.tasks.painting.painter.corpus import KINDS, Example
+from watercolor.tasks.painting.painter.kinds import (
+    DEFAULT_REWARDS,
+    best_kinds,
+    kind_examples,
+    label,
+    markdown,
+    model_summary,
+    reply_kind,
+    summary,
+)
 
 
 def pay_table(
@@ -93,53 +64,6 @@ def pay_table(
         for row, score in zip(rows, scores, strict=True):
             row[name] = score.total
     return pd.DataFrame(rows)
-
-
-def label(example: Example) -> str:
-    """The row an example is counted in: its kind, layered washes split by quality (a set's
-    optimum is the best of a kind, and a layered reply's quality decides what it pays)."""
-    if example.kind != "layered":
-        return example.kind
-    return f"layered, quality {'>=' if example.quality >= GOOD_QUALITY else '<'} {GOOD_QUALITY}"
-
-
-def summary(table: pd.DataFrame, rewards: Sequence[str]) -> pd.DataFrame:
-    """Per row label: its share of the default mixture, the share that painted (status ok),
-    mean and std of each set's total."""
-    groups = table.groupby("label", sort=False)
-    stats = groups[list(rewards)].agg(["mean", "std"])
-    stats.columns = [f"{name} {stat}" for name, stat in stats.columns]
-    mixture = Mixture()
-    weights = {kind: getattr(mixture, kind) / sum(getattr(mixture, k) for k in KINDS)
-               for kind in KINDS}  # fmt: skip
-    kind_of = groups["kind"].first()
-    within_kind = groups.size() / kind_of.map(table["kind"].value_counts())
-    stats.insert(0, "default share", [weights[kind_of[n]] * within_kind[n] for n in stats.index])
-    stats.insert(1, "painted", groups["status"].agg(_ok_share))
-    return stats
-
-
-def _ok_share(statuses: pd.Series) -> float:
-    return float((statuses == str(Status.OK)).mean())
-
-
-def best_kinds(stats: pd.DataFrame, rewards: Sequence[str]) -> dict[str, str]:
-    """Each set's best-paid kind."""
-    return {name: str(stats[f"{name} mean"].idxmax()) for name in rewards}
-
-
-def markdown(stats: pd.DataFrame, rewards: Sequence[str]) -> str:
-    """The table as README markdown: `mean ± std` per set."""
-    header = "| reply | default share | ran cleanly | " + " | ".join(rewards) + " |"
-    lines = [header, "|" + "---|" * (3 + len(rewards))]
-    for kind, row in stats.iterrows():
-        cells = [f"{row[f'{n} mean']:.3f} ± {row[f'{n} std']:.3f}" for n in rewards]
-        lines.append(
-            f"| {kind} | {row['default share']:.2f} | {row['painted']:.2f} | "
-            + " | ".join(cells)
-            + " |"
-        )
-    return "\n".join(lines)
 
 
 def model_kinds(
@@ -166,18 +90,6 @@ def model_kinds(
     )
 
 
-def model_summary(table: pd.DataFrame) -> dict[str, float]:
-    """Static-gate pass rate, the share of each kind, mean tokens and truncation."""
-    shares = table["kind"].value_counts(normalize=True)
-    return {
-        "replies": float(len(table)),
-        "gate_pass_rate": float(1 - shares.get("refused", 0.0)),
-        **{f"kind/{kind}": float(share) for kind, share in shares.items()},
-        "tokens": float(table["tokens"].mean()),
-        "truncated_rate": float(table["truncated"].mean()),
-    }
-
-
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m watercolor.tasks.painting.painter.kinds", description=__doc__
@@ -188,9 +100,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0, help="rendering seed")
     parser.add_argument("--json", action="store_true", help="one JSON object instead of tables")
     parser.add_argument("--model", help="sample this model instead (a directory or hub id)")
-    parser.add_argument("--samples", type=int, default=study.SAMPLES,
+    parser.add_argument("--samples", type=int, default=config.STUDY_SAMPLES,
                         help="--model: replies per prompt (a study's)")  # fmt: skip
-    parser.add_argument("--num-prompts", type=int, default=study.NUM_PROMPTS,
+    parser.add_argument("--num-prompts", type=int, default=config.STUDY_PROMPTS,
                         help="--model: the first held-out prompts (a study's)")  # fmt: skip
     parser.add_argument(
         "--set", action="append", default=[], metavar="OVERRIDE",
