@@ -47,7 +47,7 @@ from watercolor.config import compose_config, reward_set_names
 from watercolor.render import cli
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.reward_set import RewardSet
-from watercolor.tasks import Task
+from watercolor.tasks import Task, build_task
 from watercolor.tasks.audit import AuditTable
 
 
@@ -189,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         reward, cfg = composed(args)
-        task = cli.task(cfg)
+        task = build_task(cfg.task)
         table = audit_table(task, args.pairs)
         rewards: RewardSet = instantiate(cfg.reward)
     except (HydraException, OSError, ValueError) as exc:

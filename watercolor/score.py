@@ -39,6 +39,7 @@ from watercolor.canvas import Canvas, Status
 from watercolor.config import default_option, reward_set_names
 from watercolor.render import cli
 from watercolor.rewards.reward_set import RewardSet, Score
+from watercolor.tasks import build_task, other_task
 
 REPLY_SUFFIXES = (".md", ".txt")  # beside the task's own sketch suffix (painting: .js)
 
@@ -70,7 +71,7 @@ def sketch_files(path: Path, suffix: str) -> list[Path]:
 
 async def paint_all(replies: list[str], cfg: DictConfig, seed: int) -> list[Canvas]:
     """Each reply through the task's episode, in the composed renderer."""
-    task = cli.task(cfg)
+    task = build_task(cfg.task)
     config = cli.render_config(cfg, workers=min(len(replies), 2))
     async with cli.pool(config, task.harness) as pool:
         return list(await asyncio.gather(*(task.episode(pool, r, seed=seed) for r in replies)))
@@ -114,7 +115,8 @@ def score_files(files: list[Path], cfg: DictConfig, args: argparse.Namespace) ->
         failed = Canvas(Status.INFRA_ERROR, errors=[f"{type(exc).__name__}: {exc}"])
         painted = [failed] * len(replies)
     one_file = not args.sketch.is_dir()
-    if one_file and replies and (mistake := cli.other_task(files[0], replies[0], painted[0], cfg)):
+    mistake = one_file and replies and other_task(files[0], replies[0], painted[0], cfg.task.name)
+    if mistake:
         raise ValueError(mistake)  # another task's reply, refused without a browser: usage
     canvases = [t if isinstance(t, Canvas) else painted.pop(0) for t in texts]
     scores = rewards.score_batch(canvases, prompt=[args.prompt] * len(canvases))

@@ -22,6 +22,7 @@ from watercolor.bench import remote
 from watercolor.config import compose_train
 from watercolor.render import __main__ as render_command
 from watercolor.render import cli
+from watercolor.tasks import build_task
 from watercolor.tasks.painting.gate import ANCHOR_BRUSH_METHODS
 
 
@@ -45,10 +46,10 @@ def test_flags_and_overrides_change_the_composed_renderer():
 
 
 def test_the_gate_is_the_tasks_and_its_options_are_config():
-    episode = cli.task(composed()).episode
+    episode = build_task(composed().task).episode
     assert episode.keywords["rules"].allowed_brush_methods == ANCHOR_BRUSH_METHODS
     relaxed = composed("--set", "+task.episode.rules.allowed_brush_methods=null")
-    assert cli.task(relaxed).episode.keywords["rules"].allowed_brush_methods is None
+    assert build_task(relaxed.task).episode.keywords["rules"].allowed_brush_methods is None
 
 
 def test_score_composes_the_named_reward_set_with_the_overrides():

@@ -31,7 +31,7 @@ from watercolor import usage
 from watercolor.canvas import Canvas, Status
 from watercolor.render import cli
 from watercolor.render.pool import RenderConfig
-from watercolor.tasks import Task
+from watercolor.tasks import Task, build_task, other_task
 
 STARTUP_MARGIN_S = 60.0  # launching Chromium and loading p5 + p5.brush on a busy 2-core box
 
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         cfg = cli.compose(args)
-        config, task = cli.render_config(cfg), cli.task(cfg)
+        config, task = cli.render_config(cfg), build_task(cfg.task)
     except (HydraException, ValueError) as exc:  # a bad flag, override or number: usage
         print(f"error: {usage.message(exc)}", file=sys.stderr)
         return 2
@@ -101,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: cannot read {args.sketch}: {exc}", file=sys.stderr)
         return 2
     canvas = run(reply, config, task, args.seed)
-    if mistake := cli.other_task(args.sketch, reply, canvas, cfg):  # refused without a browser
+    # another task's reply: refused without a browser
+    if mistake := other_task(args.sketch, reply, canvas, cfg.task.name):
         print(f"error: {mistake}", file=sys.stderr)
         return 2
     png_path = None

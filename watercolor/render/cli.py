@@ -2,8 +2,9 @@
 
 They render with the settings training uses: the renderer and the task's episode (gate ->
 render -> checks) come from the same Hydra config, conf/train.yaml composed with the command's
-flags and `--set` overrides, so `score` scores what training sees and this module knows nothing
-of any task's rules (a task's options are its config's fields, e.g. painting's
+flags and `--set` overrides, so `score` scores what training sees. This module knows nothing of
+any task (a command builds it: `watercolor.tasks.build_task(cfg.task)`) nor of its rules (a
+task's options are its config's fields, e.g. painting's
 `--set +task.episode.rules.allowed_brush_methods=null`).
 
 >>> parser = argparse.ArgumentParser(); add_render_arguments(parser)
@@ -16,14 +17,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
 
 from hydra.utils import instantiate
 from omegaconf import DictConfig
 
-from watercolor.canvas import Canvas, Status
 from watercolor.config import (
-    CONF_DIR,
     SHARED_AMOUNTS,
     SHARED_COUNTS,
     check_numbers,
@@ -32,8 +30,6 @@ from watercolor.config import (
 )
 from watercolor.render.harness import Harness
 from watercolor.render.pool import RenderConfig, RenderPool
-from watercolor.tasks import Task, build_task
-from watercolor.tasks.episode import fenced_blocks
 
 # flag -> the renderer field it sets (unset flags leave conf/renderer's value)
 RENDER_FLAGS = {"size": "size", "pixel_density": "pixel_density", "time_limit": "time_limit_s"}
@@ -92,43 +88,9 @@ def compose_scoring(args: argparse.Namespace, reward: str | None) -> DictConfig:
     return cfg
 
 
-def other_task(path: str | Path, reply: str, canvas: Canvas, cfg: DictConfig) -> str | None:
-    """What to say when `reply` (read from `path`; "-": stdin) is clearly another task's than
-    the composed one: the composed task found no code in it (its gate refused it, with none),
-    and its file has another task's suffix (`suffix` in conf/task/*.yaml: `.svg`) or its code
-    blocks that suffix's name as their language (```svg). None when it is not that clear."""
-    if canvas.status != Status.VIOLATION or canvas.sketch:
-        return None
-    name = "stdin" if str(path) == "-" else Path(path).name
-    for option in sorted(p.stem for p in (CONF_DIR / "task").glob("*.yaml")):
-        if option == cfg.task.name:  # a task's option is its name (`watercolor.tasks.Task`)
-            continue
-        if clue := _clue(Path(path), reply, compose_train([f"task={option}"]).task.suffix):
-            return (
-                f"{name} looks like a reply to the {option} task ({clue}), and the "
-                f"{cfg.task.name} task finds no code in it: add --set task={option}"
-            )
-    return None
-
-
-def _clue(path: Path, reply: str, suffix: str) -> str | None:
-    """How `reply`, read from `path`, shows it is code of the task whose files end in `suffix`."""
-    if path.suffix == suffix:
-        return f"a {suffix} file"
-    if suffix[1:] in {language for language, _, _ in fenced_blocks(reply)}:
-        return f"a ```{suffix[1:]} block"
-    return None
-
-
 def render_config(cfg: DictConfig, workers: int = 1) -> RenderConfig:
     """The composed renderer (a RenderConfig) with `workers` pages."""
     return instantiate(cfg.renderer, workers=workers)
-
-
-def task(cfg: DictConfig) -> Task:
-    """The composed task: its episode (`episode(pool, reply, seed=...) -> Canvas`), harness and
-    sketch suffix (conf/task)."""
-    return build_task(cfg.task)
 
 
 @contextlib.asynccontextmanager

@@ -17,10 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hydra.utils import instantiate
 from omegaconf import DictConfig
+
+from watercolor.canvas import Canvas, Status
+from watercolor.config import CONF_DIR, compose_train
+from watercolor.tasks.episode import fenced_blocks
 
 if TYPE_CHECKING:  # the analysis imports tasks without the renderer's Playwright
     from watercolor.render.harness import Harness
@@ -83,3 +88,32 @@ def build_task(config: DictConfig) -> Task:
             "give it `_target_: watercolor.tasks.Task` (conf/task/painting.yaml)"
         )
     return task
+
+
+def other_task(path: str | Path, reply: str, canvas: Canvas, task: str) -> str | None:
+    """What a command says when `reply` (read from `path`; "-": stdin) is clearly another task's
+    than `task`'s (the composed one's name): that task found no code in it (its gate refused it,
+    with none), and its file has another task's suffix (`suffix` in conf/task/*.yaml: `.svg`) or
+    its code blocks that suffix's name as their language (```svg). None when it is not that
+    clear."""
+    if canvas.status != Status.VIOLATION or canvas.sketch:
+        return None
+    name = "stdin" if str(path) == "-" else Path(path).name
+    for option in sorted(p.stem for p in (CONF_DIR / "task").glob("*.yaml")):
+        if option == task:  # a task's option is its name (`watercolor.tasks.Task`)
+            continue
+        if clue := _clue(Path(path), reply, compose_train([f"task={option}"]).task.suffix):
+            return (
+                f"{name} looks like a reply to the {option} task ({clue}), and the "
+                f"{task} task finds no code in it: add --set task={option}"
+            )
+    return None
+
+
+def _clue(path: Path, reply: str, suffix: str) -> str | None:
+    """How `reply`, read from `path`, shows it is code of the task whose files end in `suffix`."""
+    if path.suffix == suffix:
+        return f"a {suffix} file"
+    if suffix[1:] in {language for language, _, _ in fenced_blocks(reply)}:
+        return f"a ```{suffix[1:]} block"
+    return None
