@@ -12,8 +12,10 @@ from collections import Counter
 from pathlib import Path
 
 from watercolor import usage
+from watercolor.config import compose_train
 from watercolor.rewards.reference_pool import BUNDLED
 from watercolor.rewards.reference_pool.build import SIZE, build_pool
+from watercolor.tasks import build_task
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,7 +29,8 @@ def main(argv: list[str] | None = None) -> int:
     if not Path(args.folder, "sources").is_dir():
         usage.fail(f"--folder: no pool folder (with sources/) at {args.folder}")
     try:
-        records = build_pool(args.folder, size=args.size, seed=args.seed)
+        painting = build_task(compose_train(["task=painting"]).task)  # the sources are p5 sketches
+        records = build_pool(args.folder, args.size, args.seed, harness=painting.harness)
     except (OSError, ValueError, RuntimeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

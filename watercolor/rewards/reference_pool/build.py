@@ -6,13 +6,16 @@
 or from Python:
 
     >>> from watercolor.rewards.reference_pool.build import build_pool
-    >>> records = build_pool("my_pool", size=300)
+    >>> painting = build_task(compose_train(["task=painting"]).task)  # its sketches are p5's
+    >>> records = build_pool("my_pool", harness=painting.harness, size=300)
     >>> records[0]["file"], records[0]["tier"]
     ('images/autumn_tree_love.png', 'love')
 
 A pool folder holds `sources/<subject>_<tier>.js` (tier: love, ok or nope); each is rendered
-with the project's renderer (the sketches keep the task's 600 x 600 coordinates, rendered at
-`size / 600` pixel density, one seed for all) and written to `images/<subject>_<tier>.png`.
+in the harness it is given (the painting task's: the command builds it through
+`watercolor.tasks.Task`, as this module sits below the tasks) with the project's renderer (the
+sketches keep the task's 600 x 600 coordinates, rendered at `size / 600` pixel density, one
+seed for all) and written to `images/<subject>_<tier>.png`.
 The sketches are rendered as they are, without the task's static gate, so `nope` references
 may use the bare p5 primitives the gate refuses; the renderer's sandbox still applies.
 """
@@ -27,9 +30,9 @@ from pathlib import Path
 from PIL import Image
 
 from watercolor.canvas import Canvas
+from watercolor.render.harness import Harness
 from watercolor.render.pool import RenderConfig, RenderPool
 from watercolor.rewards.reference_pool import BUNDLED, TIERS
-from watercolor.tasks.painting.harness import harness
 
 SIZE = 300  # pixels; small enough to commit (~1.7 MB for 24), large enough to judge
 CANVAS = RenderConfig().size  # the task's sketch coordinates (600)
@@ -52,9 +55,11 @@ def subject_and_tier(path: Path) -> tuple[str, str]:
     return subject, tier
 
 
-async def render_sketches(sketches: list[str], size: int, seed: int) -> list[Canvas]:
+async def render_sketches(
+    sketches: list[str], harness: Harness, size: int, seed: int
+) -> list[Canvas]:
     config = RenderConfig(pixel_density=size / CANVAS, workers=2, time_limit_s=60.0)
-    async with RenderPool(config, harness()) as pool:
+    async with RenderPool(config, harness) as pool:
         return list(await asyncio.gather(*(pool.render(s, seed=seed) for s in sketches)))
 
 
@@ -68,15 +73,17 @@ def save_png(png: bytes, path: Path, size: int) -> None:
     rgb.save(path, format="PNG", optimize=True)
 
 
-def build_pool(folder: str | Path = BUNDLED, size: int = SIZE, seed: int = 0) -> list[dict]:
-    """Render every `sources/*.js` of `folder`; write the images and metadata.jsonl."""
+def build_pool(
+    folder: str | Path = BUNDLED, size: int = SIZE, seed: int = 0, *, harness: Harness
+) -> list[dict]:
+    """Render every `sources/*.js` of `folder` in `harness`; write the images and metadata.jsonl."""
     root = Path(folder)
     sources = sorted((root / "sources").glob("*.js"))
     if not sources:
         raise FileNotFoundError(f"no sketches in {root / 'sources'}")
     names = [subject_and_tier(path) for path in sources]  # fail on a bad name before rendering
     sketches = [path.read_text("utf-8") for path in sources]
-    canvases = asyncio.run(render_sketches(sketches, size, seed))
+    canvases = asyncio.run(render_sketches(sketches, harness, size, seed))
     records = []
     for path, (subject, tier), sketch, canvas in zip(
         sources, names, sketches, canvases, strict=True
