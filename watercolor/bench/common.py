@@ -1,8 +1,14 @@
-"""What the benchmarks share: the sample sketches, per-process CPU of a browser, printing."""
+"""What the benchmarks share: the painting task, its sample sketches, per-process CPU of a browser,
+printing.
+
+The benchmarks time p5 sketches, so they paint in the painting task, built as training builds
+it (`watercolor.tasks.build_task` on conf/task/painting.yaml), never from its package.
+"""
 
 from __future__ import annotations
 
 import contextlib
+from functools import cache
 from pathlib import Path
 
 import psutil
@@ -10,13 +16,20 @@ import psutil
 from watercolor.canvas import Canvas
 from watercolor.config import compose_config
 from watercolor.render.watchdog import command_line, cpu_seconds, descendants
-from watercolor.tasks.painting.gate import extract_sketch
+from watercolor.tasks import Task, build_task
 
 RICH_DIR = Path(__file__).parents[1] / "render" / "bench_sketches" / "rich"
 
 
 def sample_sketches(folder: Path) -> list[str]:
-    return [extract_sketch(p.read_text()) or "" for p in sorted(folder.glob("*.js"))]
+    """The `.js` sketches of `folder`, as they are (bare sketches: nothing to extract)."""
+    return [path.read_text("utf-8") for path in sorted(folder.glob("*.js"))]
+
+
+@cache
+def painting() -> Task:
+    """The painting task as training builds it (its harness, its episode), built once."""
+    return build_task(compose_config("train", ["task=painting"]).task)
 
 
 def process_cpu(root: int | None) -> dict[int, tuple[str, float]]:

@@ -18,10 +18,10 @@ initialised on the GPU in bf16: the 65 GiB never touch the CPU. In one run, at b
   stack on every forward, which a decode step pays for);
 - the update: the recipe's own LoRA (`model.lora` of conf/model/<recipe>.yaml, made a
   LoraConfig by `watercolor.policy.loading.lora_config`, as training does), gradient
-  checkpointing on, one forward + backward over prompt + completion tokens, TRL's
-  `selective_log_softmax` on the completion and a GRPO-shaped loss (log-probabilities times
-  random advantages), then a fused AdamW step on the LoRA weights: seconds per update (mean of
-  `--repeats` after one warm-up) at each of `--completion-tokens`;
+  checkpointing on, one forward + backward over prompt + completion tokens, the completion's
+  log-probabilities as TRL's trainer computes them (`token_logps`) and a GRPO-shaped loss
+  (log-probabilities times random advantages), then a fused AdamW step on the LoRA weights:
+  seconds per update (mean of `--repeats` after one warm-up) at each of `--completion-tokens`;
 - peak GPU memory of each phase (the generation's cache is freed before the update), the
   versions, the experts and attention implementations, and whether flash-linear-attention and
   causal-conv1d were importable and used (or transformers' PyTorch fallbacks ran).
@@ -205,12 +205,22 @@ def with_lora(model, lora: dict, device: torch.device):
     return peft_model.train()
 
 
+def token_logps(logits: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+    """Each of `ids`' log-probability under `logits`, as TRL's GRPOTrainer computes it: on a GPU
+    with triton, TRL's fused kernel (`trl.kernels.selective_log_softmax_and_entropy`, public;
+    the trainer's `selective_log_softmax` calls it there and drops the entropy), else
+    log_softmax then gather (the trainer's own fallback, without its row-by-row loop)."""
+    from trl import kernels  # TRL takes seconds to import
+
+    if logits.is_cuda and hasattr(kernels, "selective_log_softmax_and_entropy"):
+        return kernels.selective_log_softmax_and_entropy(logits, ids)[0]
+    return torch.gather(logits.log_softmax(-1), dim=-1, index=ids.unsqueeze(-1)).squeeze(-1)
+
+
 def update_once(model, optimizer, ids: torch.Tensor, completion_tokens: int) -> None:
     """One GRPO-shaped update: completion log-probs x random advantages, backward, AdamW step."""
-    from trl.trainer.utils import selective_log_softmax  # TRL takes seconds to import
-
     logits = model(input_ids=ids, use_cache=False, logits_to_keep=completion_tokens + 1).logits
-    logps = selective_log_softmax(logits[:, :-1], ids[:, -completion_tokens:])
+    logps = token_logps(logits[:, :-1], ids[:, -completion_tokens:])
     advantages = torch.randn(ids.shape[0], 1, device=ids.device)
     loss = -(logps.float() * advantages).mean()
     loss.backward()

@@ -17,20 +17,19 @@ import time
 from dataclasses import replace
 from functools import partial
 
-from watercolor.bench.common import failures, sample_sketches, training_density
+from watercolor.bench.common import failures, painting, sample_sketches, training_density
 from watercolor.canvas import Canvas
 from watercolor.config import reward_set
 from watercolor.render.pool import RenderConfig, RenderPool
 from watercolor.rewards.matting import paint_opacity
-from watercolor.tasks.painting.episode import paint
-from watercolor.tasks.painting.harness import harness
 
 SET = "show_through"
 
 
 async def painted(replies: list[str], config: RenderConfig, second_paper: str | None) -> list:
-    async with RenderPool(config, harness()) as pool:
-        episode = partial(paint, pool, second_paper=second_paper)
+    task = painting()
+    async with RenderPool(config, task.harness) as pool:
+        episode = partial(task.episode, pool, second_paper=second_paper)
         return [await episode(reply, seed=0) for reply in replies]  # one at a time: own CPU
 
 

@@ -30,6 +30,7 @@ from playwright.async_api import async_playwright
 from watercolor.bench.common import (
     RICH_DIR,
     failures,
+    painting,
     process_cpu,
     sample_sketches,
     show,
@@ -41,7 +42,6 @@ from watercolor.render.browser import launch
 from watercolor.render.page import WarmPage
 from watercolor.render.pool import RenderConfig, RenderPool
 from watercolor.render.watchdog import find_process
-from watercolor.tasks.painting.harness import harness
 
 
 async def page_per_sketch(
@@ -58,7 +58,7 @@ async def page_per_sketch(
             wall, canvases = 0.0, []
             for sketch in sketches:
                 start = time.perf_counter()
-                page = await WarmPage.open(browser, config.size, harness())
+                page = await WarmPage.open(browser, config.size, painting().harness)
                 if not time_page_setup:
                     start = time.perf_counter()
                 canvases.append(await run_on(page, sketch, config))
@@ -81,7 +81,7 @@ async def run_on(page: WarmPage, sketch: str, config: RenderConfig) -> Canvas:
 
 async def pooled(sketches: list[str], config: RenderConfig) -> tuple[float, list[Canvas]]:
     """The warm pool rendering the whole batch (browser start and warm-up not timed)."""
-    async with RenderPool(config, harness()) as pool:
+    async with RenderPool(config, painting().harness) as pool:
         start = time.perf_counter()
         canvases = await pool.render_batch(sketches)
         return time.perf_counter() - start, canvases
@@ -96,7 +96,7 @@ async def where_the_time_goes(sketches: list[str], config: RenderConfig) -> dict
             playwright, executable=config.chromium, js_heap_mb=config.js_heap_mb, marker=marker
         )
         try:
-            page = await WarmPage.open(browser, config.size, harness())
+            page = await WarmPage.open(browser, config.size, painting().harness)
             root = find_process(marker)
             for sketch in sketches:
                 await page.load()

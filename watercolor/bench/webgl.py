@@ -49,7 +49,14 @@ from pathlib import Path
 import numpy as np
 from hydra.utils import instantiate
 
-from watercolor.bench.common import RICH_DIR, failures, process_cpu, sample_sketches, show
+from watercolor.bench.common import (
+    RICH_DIR,
+    failures,
+    painting,
+    process_cpu,
+    sample_sketches,
+    show,
+)
 from watercolor.canvas import Canvas
 from watercolor.config import compose_train, reward_set
 from watercolor.render import RenderConfig, RenderPool
@@ -57,7 +64,6 @@ from watercolor.render.browser import WEBGL_FLAGS
 from watercolor.rewards.reward_set import RewardSet
 from watercolor.tasks.painting import SAMPLES_DIR
 from watercolor.tasks.painting.gate import extract_sketch
-from watercolor.tasks.painting.harness import harness
 
 BASELINE = "swiftshader"  # what every other mode is compared with
 GPU_VENDOR = "NVIDIA"  # a GPU mode counts only when its WebGL renderer names this (--gpu-vendor)
@@ -105,7 +111,7 @@ async def measure_mode(
     canvases = {}
     try:
         for tier, (config, sketches) in tiers.items():
-            async with RenderPool(replace(config, webgl=mode), harness()) as pool:
+            async with RenderPool(replace(config, webgl=mode), painting().harness) as pool:
                 figures |= await what_paints(pool, mode, vendor)
                 if "skipped" in figures:
                     return figures, {}
