@@ -1,5 +1,5 @@
 """`bench train`'s modes without training: which runs each mode starts, and the ratios it prints
-from their figures (tests/train/test_bench_train.py runs the modes for real, slow tier)."""
+from their figures (tests/bench/test_bench_train.py runs the modes for real, slow tier)."""
 
 from __future__ import annotations
 

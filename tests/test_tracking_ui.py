@@ -13,7 +13,7 @@ import mlflow
 import pytest
 from PIL import Image
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "analysis"))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "analysis"))
 from analysis_helpers import rollouts  # noqa: E402  (synthetic scored steps, shared)
 
 from watercolor.tracking import log_rollouts, mlflow_run, run_name  # noqa: E402
