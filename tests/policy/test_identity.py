@@ -20,6 +20,7 @@ from watercolor.policy.builder import digest, records_digest
 from watercolor.tasks.painting import feedback
 from watercolor.tasks.painting.painter import tiny, tiny_qwen35, tiny_revise
 from watercolor.tasks.painting.painter.tiny import SMOKE, training_records
+from watercolor.tasks.svg import painter as svg_painter
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,6 +35,8 @@ def cache_names() -> dict[str, str]:
         **{f"revise {k}": tiny_revise.cache_dir(c, "c").name for k, c in revising.items()},
         **{f"records {k}": tiny_revise.records_hash(c) for k, c in revising.items()},
         **{f"qwen35 {k}": tiny_qwen35.cache_dir(getattr(tiny_qwen35, k), "c").name for k in qwen35},
+        "svg default": svg_painter.cache_dir(svg_painter.DEFAULT, "c").name,
+        "svg smoke": svg_painter.cache_dir(svg_painter.SMOKE, "c").name,
     }
 
 
@@ -81,6 +84,14 @@ def test_a_change_to_the_corpus_renames_every_painter_trained_on_it(monkeypatch)
         return examples
 
     monkeypatch.setattr(tiny, "generate_corpus", one_reply_changed)
+    svg_real = svg_painter.generate_corpus
+
+    def one_svg_reply_changed(*args, **kwargs):
+        examples = svg_real(*args, **kwargs)
+        examples[0] = replace(examples[0], reply=examples[0].reply.replace(">", "> ", 1))
+        return examples
+
+    monkeypatch.setattr(svg_painter, "generate_corpus", one_svg_reply_changed)
     after = cache_names()
     renamed = sorted(name for name in before if after[name] != before[name])
     assert renamed == sorted(name for name in before if not name.startswith("records"))

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 import torch
-from transformers import Qwen3_5MoeForConditionalGeneration
+from transformers import Qwen3_5ForConditionalGeneration, Qwen3_5MoeForConditionalGeneration
 
 from watercolor.policy.loading import load_policy
 from watercolor.tasks.painting.painter import tiny, tiny_qwen35
@@ -62,12 +62,13 @@ def test_gpu_painter_warm_starts_on_the_default_corpus():
     assert GPU_MOE.mixed_precision == "bf16" and MOE.mixed_precision == "no"
 
 
-@pytest.mark.parametrize(
-    ("size", "dense", "expected"),
-    [("gpu", False, GPU_MOE), ("gpu", True, GPU_DENSE), ("tiny", False, MOE)],
-)
-def test_the_command_line_names_a_config(size, dense, expected):
-    assert sized(size, dense) == expected
+@pytest.mark.parametrize("dense", [False, True])
+def test_the_command_lines_size_and_class_are_what_gets_built(dense):
+    tiny_model, gpu_model = (meta_model(sized(size, dense)) for size in ("tiny", "gpu"))
+    built = Qwen3_5ForConditionalGeneration if dense else Qwen3_5MoeForConditionalGeneration
+    assert type(tiny_model) is type(gpu_model) is built  # --dense: the 4B's class, else the MoE
+    parameters = [sum(p.numel() for p in m.parameters()) for m in (tiny_model, gpu_model)]
+    assert parameters[1] > 10 * parameters[0]  # --size gpu: hundreds of millions, not a CPU's
 
 
 def test_mixed_precision_reaches_the_trainer_arguments(tmp_path, monkeypatch):

@@ -19,58 +19,23 @@ ROOT = Path(__file__).resolve().parents[2]
 SHARED = ["--headless", "--no-sandbox", "--disable-quic", "--host-resolver-rules=MAP * ~NOTFOUND",
           "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
           "--webrtc-ip-handling-policy=disable_non_proxied_udp"]  # fmt: skip
-SOFTWARE = ["--disable-gpu", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"]
-# The flags before `webgl` existed: swiftshader must keep them, in this order.
-BEFORE_WEBGL = ["--m", "--headless", "--no-sandbox", *SOFTWARE,
-                "--js-flags=--max-old-space-size=256", "--disable-quic", "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--disable-extensions",
-                "--disable-default-apps", "--disable-dev-shm-usage", "--disable-back-forward-cache",
-                "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
-                "--disable-backgrounding-occluded-windows", "--mute-audio",
-                "--deny-permission-prompts", "--host-resolver-rules=MAP * ~NOTFOUND",
-                "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-                "--webrtc-ip-handling-policy=disable_non_proxied_udp"]  # fmt: skip
-
-MODES = [
-    ("swiftshader", SOFTWARE, ["--enable-gpu", "--ignore-gpu-blocklist"]),
-    (
-        "egl",
-        ["--use-gl=angle", "--use-angle=gl-egl", "--enable-gpu", "--ignore-gpu-blocklist"],
-        SOFTWARE,
-    ),
-    (
-        "vulkan",
-        [
-            "--use-gl=angle",
-            "--use-angle=vulkan",
-            "--use-vulkan=native",
-            "--enable-gpu",
-            "--enable-features=Vulkan,VulkanFromANGLE,DefaultANGLEVulkan",
-            "--disable-vulkan-surface",
-            "--ignore-gpu-blocklist",
-        ],
-        SOFTWARE,
-    ),
-]
+SOFTWARE = WEBGL_FLAGS["swiftshader"]
 
 
-@pytest.mark.parametrize(("mode", "present", "absent"), MODES, ids=[m for m, _, _ in MODES])
-def test_each_mode_asks_for_its_painter_and_keeps_the_walls(mode, present, absent):
+@pytest.mark.parametrize("mode", sorted(WEBGL_FLAGS))
+def test_every_mode_keeps_the_walls_and_a_gpu_mode_never_asks_for_swiftshader(mode):
     flags = chromium_flags(js_heap_mb=256, marker="--m", webgl=mode)
-    assert set(present) <= set(flags)
-    assert not set(absent) & set(flags)
-    assert set(SHARED) <= set(flags)
-    if mode != "swiftshader":
+    assert set(SHARED) <= set(flags), "a mode dropped a wall"
+    if mode != "swiftshader":  # Chromium would paint on the CPU and the mode measure nothing
         assert not [flag for flag in flags if "swiftshader" in flag]
 
 
-def test_modes_differ_only_in_their_webgl_flags_and_swiftshader_is_the_old_set():
-    assert chromium_flags(256, "--m") == chromium_flags(256, "--m", "swiftshader") == BEFORE_WEBGL
-    assert RenderConfig().webgl == "swiftshader"
-    rest = [flag for flag in BEFORE_WEBGL if flag not in SOFTWARE]
+def test_modes_differ_only_in_their_webgl_flags():
+    # Whatever the mode, the rest of the command line (heap, walls, marker, order) is the same.
+    rest = [f for f in chromium_flags(256, "--m") if f not in SOFTWARE]
     for mode, flags in WEBGL_FLAGS.items():
         assert [f for f in chromium_flags(256, "--m", mode) if f not in flags] == rest, mode
+    assert RenderConfig().webgl == "swiftshader"  # the default: paints without a GPU
 
 
 def test_an_unknown_mode_is_refused_naming_the_known_ones():

@@ -124,11 +124,19 @@ def test_the_corpus_has_every_kind_and_is_seeded():
     assert len(shapes(layered.reply.split("\n", 1)[1].rsplit("\n", 1)[0])) >= 6
 
 
-def test_a_painter_is_named_by_its_config_and_records_not_by_code():
+def test_a_painter_is_named_by_its_config_and_records(monkeypatch):
     name = painter.config_hash(painter.SMOKE)
-    assert name == painter.config_hash(replace(painter.SMOKE))
+    assert painter.cache_dir(painter.SMOKE, "c").name == f"svg-tiny-{name}"
     assert name != painter.config_hash(replace(painter.SMOKE, corpus_seed=1))  # other records
     assert name != painter.config_hash(replace(painter.SMOKE, steps=41))
+    real = painter.generate_corpus
+
+    def one_reply_changed(*args):
+        examples = real(*args)
+        return [replace(examples[0], reply=examples[0].reply + " "), *examples[1:]]
+
+    monkeypatch.setattr(painter, "generate_corpus", one_reply_changed)  # same config, new records
+    assert painter.config_hash(painter.SMOKE) != name
 
 
 @pytest.mark.parametrize("name", ["svg_coarse", "svg_fine"])

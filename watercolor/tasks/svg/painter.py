@@ -103,6 +103,11 @@ def config_hash(config: SvgPainterConfig) -> str:
     return digest({**asdict(config), "records": records_digest(training_records(config))})
 
 
+def cache_dir(config: SvgPainterConfig, cache_root: str | Path = "outputs/cache") -> Path:
+    """Where the painter of `config` is built: `svg-tiny-<config_hash>` under `cache_root`."""
+    return Path(cache_root) / f"svg-tiny-{config_hash(config)}"
+
+
 def build(config: SvgPainterConfig, out_dir: Path, progress: bool = True) -> dict:
     """Build the model and tokenizer into `out_dir`; returns (and writes) the build info."""
     start = time.perf_counter()
@@ -136,5 +141,5 @@ def ensure_painter(
     progress: bool = True,
 ) -> Path:
     """The directory of the built painter for `config`, building it on first use."""
-    target = Path(cache_root) / f"svg-tiny-{config_hash(config)}"
+    target = cache_dir(config, cache_root)
     return build_once(target, lambda out: build(config, out, progress), threads)
