@@ -53,12 +53,22 @@ PAINTING_FAILS = {
     # experiments/2026-12-05_show_through/)
     "show_through": set(),
 }  # fmt: skip
+# Cheats added for issue 44: a flat opaque whale alone, and under document tricks that draw
+# nothing (unused <defs>, hidden or size-0 shapes, another namespace), opacity a <style> rule
+# overrides, a many-stop gradient, three hundred tiny dots. The document terms pay the tricks
+# nothing; each earns the flat whale's 0.63 of the weakest (pixel terms) plus its length ramp.
+DOCUMENT_TRICKS = {"unused_defs", "invisible_shapes", "foreign_shapes", "style_rule_opaque",
+                   "gradient_wash", "dot_spray"}  # fmt: skip
 SVG_FAILS = {
     # a solid block of the exact hex beats layered glazes, as designed (the opaque twin too)
     "svg_coarse": {"flat_block-0", "flat_block-1", "flat_shapes-0", "flat_shapes-1",
-                   "off_colour-0", "off_colour-1", "colour_sheet", "stacked_veils", "opaque"},
-    # reads translucency and shape count from the document: ten stacked veils beat a picture
-    "svg_fine": {"flat_block-0", "flat_block-1", "off_colour-0", "off_colour-1", "stacked_veils"},
+                   "off_colour-0", "off_colour-1", "colour_sheet", "stacked_veils", "opaque",
+                   "flat_whale"} | DOCUMENT_TRICKS,
+    # its pixel terms (coverage, the prompt's colour, execution) pay any flat picture of the
+    # prompt's colour 0.59-0.63 of the weakest genuine drawing, and a layered one in another
+    # colour 0.79-0.83; the document terms pay the tricks and the stacked veils nothing
+    "svg_fine": {"flat_block-0", "flat_block-1", "off_colour-0", "off_colour-1", "stacked_veils",
+                 "flat_whale"} | DOCUMENT_TRICKS,
 }  # fmt: skip
 # Lines whose verdict is not asserted, being too close to call today: only that their value (a
 # cheat's share, a pair kind's lower bound) stays in the range. SwiftShader's fills move a total
@@ -148,8 +158,8 @@ def test_painting_sets_audit_as_today(painting_table, name):
 def test_the_command_prints_one_json_object_and_exits_with_its_verdict(
     capsys, tmp_path, cheat_share, code
 ):
-    # svg_fine fails at the default margin (the stacked veils earn 1.12 of the weakest genuine
-    # painting) and passes every check when a cheat may earn twice as much.
+    # svg_fine fails at the default margin (a layered picture in another colour earns 0.83 of
+    # the weakest genuine painting) and passes every check when a cheat may earn twice as much.
     csv = tmp_path / "lines.csv"
     argv = ["task=svg", "reward=svg_fine", "--pairs", "2", "--cheat-share", cheat_share]
     assert audit.main([*argv, "--json", "--csv", str(csv)]) == code
@@ -157,10 +167,10 @@ def test_the_command_prints_one_json_object_and_exits_with_its_verdict(
     found = json.loads(out)
     assert (found["reward"], found["task"], found["passed"]) == ("svg_fine", "svg", code == 0)
     checked = [line["passed"] for line in found["lines"] if line["passed"] is not None]
-    assert found["passed"] == all(checked) and len(checked) == 17
+    assert found["passed"] == all(checked) and len(checked) == 24
     pairs = [line for line in found["lines"] if line["kind"] == "pair"]
     assert [(p["name"], p["pairs"]) for p in pairs] == [("opaque", 2), ("pale", 2)]
-    assert "audit: rendered 28 of 28" in err and csv.read_text().startswith("kind,name,")
+    assert "audit: rendered 35 of 35" in err and csv.read_text().startswith("kind,name,")
 
 
 def test_a_set_that_reads_a_second_paper_gets_each_reply_painted_over_it():

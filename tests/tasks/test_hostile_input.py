@@ -18,6 +18,7 @@ from watercolor.tasks.svg.rewards import shapes
 from watercolor.tasks.svg.style import style_measures as svg_style_measures
 
 SVG_NS = "http://www.w3.org/2000/svg"
+SVG_OPEN = f'<svg xmlns="{SVG_NS}" viewBox="0 0 600 600">'
 
 
 def nested_groups(depth: int) -> str:
@@ -212,7 +213,15 @@ STYLE_HOSTILE = {
     "brush.fillBleed( repeated": filled("brush.fillBleed(", REPLY_CHARS),
     "unclosed <svg tags": filled("<svg ", REPLY_CHARS),
     "deep groups": reply_around(nested_groups(1_990), "svg"),
-}
+    # the document reading's cascade and <use> (watercolor/tasks/svg/document.py): ~250
+    # selectors each tested on ~900 elements, and a <use> chain the browser draws 2**59 times
+    "style rules x elements": reply_around(SVG_OPEN + "<style>" + "".join(
+        f".a.b{i}{{opacity:1}}" for i in range(250)) + "</style>" + '<g class="a"/>' * 900
+        + '<circle r="90"/></svg>', "svg"),
+    "use chain": reply_around(SVG_OPEN + '<defs><g id="u0"><circle r="90"/></g>' + "".join(
+        f'<g id="u{i}"><use href="#u{i - 1}"/><use href="#u{i - 1}"/></g>' for i in range(1, 60))
+        + "</defs>" + '<use href="#u59"/>' * 50 + "</svg>", "svg"),
+}  # fmt: skip
 
 
 @pytest.mark.parametrize(
