@@ -1,9 +1,11 @@
 """RewardSet semantics with plain functions: weights, gate, None, columns, groups."""
 
+import time
+
 import pytest
 
 from watercolor.canvas import Canvas, Status
-from watercolor.rewards.reward_set import RewardSet
+from watercolor.rewards.reward_set import COMPONENT_BUDGET_S, RewardSet
 
 OK = Canvas(status=Status.OK, sketch="brush.circle(0, 0, 9);")
 THREW = Canvas(status=Status.ERROR, errors=["TypeError"])
@@ -120,3 +122,27 @@ def test_a_component_that_raises_costs_only_its_own_canvas_a_verdict():
     assert bad.total is None and bad.components["fragile"] is None  # ours: no verdict
     assert bad.errors == ("reward component fragile raised RecursionError: maximum recursion "
                           "depth exceeded",)  # fmt: skip
+
+
+def test_a_component_over_its_cpu_budget_is_the_reply_s_scored_failure():
+    def spin(seconds: float) -> None:
+        started = time.thread_time()
+        while time.thread_time() - started < seconds:
+            pass
+
+    def slow_on_errors(canvas: Canvas) -> float:
+        # a reply whose content makes the reading slow (here: a canvas with errors) spins; a
+        # wait (I/O, a server) costs no CPU and is no overrun
+        spin(0.2) if canvas.errors else time.sleep(0.2)
+        return 1.0
+
+    rewards = build(slow={"weight": 0.1, "fn": slow_on_errors})
+    rewards.component_budget_s = 0.1
+    quick, slow, lost = rewards.score_batch([OK, THREW, LOST])
+    assert quick.total == pytest.approx(0.7) and quick.errors == ()
+    assert slow.total == 0.0 and slow.components["slow"] == 0.0  # the reply's: scored 0
+    assert slow.components["half"] == 0.5  # the others still reported
+    (error,) = slow.errors
+    assert error.startswith("reward component slow took 0.2") and "over its budget of 0.1" in error
+    assert lost.total is None  # the infrastructure's failure stays no verdict
+    assert RewardSet({"ran": {"weight": 1.0, "fn": ran}}).component_budget_s == COMPONENT_BUDGET_S

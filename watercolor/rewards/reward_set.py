@@ -19,15 +19,18 @@ The total (`Score.total`):
     None                    if the canvas is an infrastructure failure, or any gate component
                             or any component with a non-zero weight returned None (no verdict:
                             TRL leaves the sample out of the group baseline);
-    0                       if any gate component scored below `gate_threshold`;
+    0                       if any gate component scored below `gate_threshold`, or any
+                            component spent over `component_budget_s` CPU seconds on the
+                            canvas (the reply's failure: its content made the scoring slow);
     sum_i w_i * c_i         otherwise (the anchor's form: 0.05*gate + 0.05*length_ramp + ...),
                             divided by sum_i w_i when `normalise` is true.
 
 Every component is computed and reported, weight 0 included, so a metric can be watched without
 paying for it; one that raises is reported as None (a bug of ours: no verdict for that canvas,
-the others keep theirs) and named in `Score.errors`. Dataset columns passed to
-`score(canvas, **columns)` reach exactly the components that name them as a parameter (e.g.
-`prompt` for `prompt_colours`).
+the others keep theirs) and named in `Score.errors`; one over its CPU budget is reported as 0,
+its overrun named there too (checked when it returns, see `COMPONENT_BUDGET_S`; group
+components are not timed). Dataset columns passed to `score(canvas, **columns)` reach exactly
+the components that name them as a parameter (e.g. `prompt` for `prompt_colours`).
 
 Group components (`fn(canvases, **params) -> list[float | None]`, e.g. `group_diversity`) see
 a whole GRPO group, so only `score_batch` applies them: their weighted values are added to each
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -45,6 +49,12 @@ from watercolor.canvas import Canvas
 
 log = logging.getLogger(__name__)
 ComponentFn = Callable[..., float | None]
+# One component's CPU budget on one canvas (seconds of the scoring thread's own clock, so other
+# threads and processes do not count): ~50x the slowest offline component measured (~0.04 s,
+# show_through on an SVG canvas, 2026-12-05). Checked when the component returns, like the
+# gate's GATE_BUDGET_S (watercolor.tasks.episode): pure Python cannot be preempted without a
+# signal, which only the main thread may set and the trainer's reward calls need not run on.
+COMPONENT_BUDGET_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -92,6 +102,7 @@ class RewardSet:
         needs: Sequence[str] = (),
         task: str | None = None,
         second_paper: str | None = None,
+        component_budget_s: float | None = None,
     ) -> None:
         self.components = {name: Component.of(name, spec) for name, spec in components.items()}
         self.group_components = {
@@ -111,6 +122,11 @@ class RewardSet:
         # The paper (#rrggbb) each passing reply is painted over a second time, for components
         # that read opacity from the pair (`watercolor.rewards.matting`); None: one render.
         self.second_paper = second_paper
+        # CPU seconds (of the scoring thread) one component may spend on one canvas; None: the
+        # default, COMPONENT_BUDGET_S.
+        self.component_budget_s = (
+            COMPONENT_BUDGET_S if component_budget_s is None else component_budget_s
+        )
 
     @property
     def weights(self) -> dict[str, float]:
@@ -118,18 +134,38 @@ class RewardSet:
 
     def score(self, canvas: Canvas, **columns) -> Score:
         """Score one canvas (group components are not applied; see `score_batch`)."""
-        values, errors = {}, []
+        values, errors, overran = {}, [], False
         for name, component in self.components.items():
-            try:
-                values[name] = component(canvas, columns)
-            except ImportError:
-                raise  # a missing extra fails every canvas: a setup error, said at once
-            except Exception as exc:  # a scorer's bug costs this canvas its verdict, not the batch
-                values[name] = None
-                errors.append(f"reward component {name} raised {type(exc).__name__}: {exc}")
-                log.error("%s (reply: %.80r)", errors[-1], canvas.reply or canvas.sketch)
+            values[name], error, over = self._value(name, component, canvas, columns)
+            errors += [error] if error else []
+            overran |= over
         score = self._total(canvas, values)
+        if overran and score.total is not None:
+            score = replace(score, total=0.0)  # the reply made its scoring overrun: its failure
         return replace(score, errors=tuple(errors)) if errors else score
+
+    def _value(
+        self, name: str, component: Component, canvas: Canvas, columns: Mapping
+    ) -> tuple[float | None, str | None, bool]:
+        """(value, error, overran) of one component on one canvas: None where it raised (a
+        bug of ours), 0 where it spent over `component_budget_s` CPU seconds of this thread."""
+        started = time.thread_time()
+        try:
+            value, error = component(canvas, columns), None
+        except ImportError:
+            raise  # a missing extra fails every canvas: a setup error, said at once
+        except Exception as exc:  # a scorer's bug costs this canvas its verdict, not the batch
+            value, error = None, f"reward component {name} raised {type(exc).__name__}: {exc}"
+        spent = time.thread_time() - started
+        if overran := spent > self.component_budget_s:
+            value = 0.0
+            error = (
+                f"reward component {name} took {spent:.2f} CPU-s, over its budget of "
+                f"{self.component_budget_s:g} CPU-s: the reply's failure, scored 0"
+            )
+        if error:
+            log.error("%s (reply: %.80r)", error, canvas.reply or canvas.sketch)
+        return value, error, overran
 
     def _total(self, canvas: Canvas, values: dict[str, float | None]) -> Score:
         gate = [values[name] for name in self.gate]
