@@ -3,6 +3,7 @@
 Chromium, is checked the same way in tests/rewards/test_reward_sketches.py."""
 
 import math
+import time
 
 import pytest
 from openenv.core.rubrics import Rubric
@@ -115,3 +116,19 @@ def test_the_environment_exposes_the_reward_set_as_its_rubric():
     score = RewardSetScore(rewards)
     env = CanvasEnvironment(None, build_task(compose_train([]).task), score=score)
     assert env.rubric is score.rubric and env.rubric.rewards is rewards
+
+
+def test_a_component_over_its_cpu_budget_scores_the_reply_0_through_the_rubric_too():
+    def spin(canvas: Canvas) -> float:
+        started = time.thread_time()
+        while time.thread_time() - started < 0.1:
+            pass
+        return 1.0
+
+    components = {"half": {"weight": 0.5, "fn": half}, "slow": {"weight": 0.5, "fn": spin}}
+    rewards = RewardSet(components, component_budget_s=0.05)
+    rubric = RewardSetRubric(rewards)
+    ok = Canvas(status=Status.OK, sketch="brush.circle(0, 0, 9);")
+    assert rubric({}, ok) == 0.0 == rewards.score(ok).total  # the reply's failure, as the set says
+    assert rubric.leaves["slow"].last_score == 0.0 and "budget" in rubric.leaves["slow"].last_error
+    assert rubric({}, CANVASES["lost"]) is None

@@ -31,6 +31,8 @@ What OpenEnv's rubric contract (`forward(action, observation) -> float`) does no
   server down). OpenEnv's `Gate` and `WeightedSum` compare and multiply their children's values,
   so a None would raise; these containers pass it up as the set does, and TRL leaves the row out
   of the group baseline.
+- A component over its CPU budget (`RewardSet.component_budget_s`) reads 0 and the tree's total
+  is 0, as the set's: the reply's failure, which no container's arithmetic would give.
 - The inputs: the observation is our `Canvas` (pixels, reply, status: what the components read),
   not the wire `CanvasObservation`, and the action is the row's dataset columns (`{"prompt": ...}`),
   which components such as `prompt_colours` name as parameters. The reply is `canvas.reply`.
@@ -46,35 +48,30 @@ What OpenEnv's rubric contract (`forward(action, observation) -> float`) does no
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 
 from openenv.core.rubrics import Rubric, RubricDict
 
 from watercolor.canvas import Canvas
-from watercolor.rewards.reward_set import Component, RewardSet
-
-log = logging.getLogger(__name__)
+from watercolor.rewards.reward_set import Component, RewardSet, call
 
 
 class ComponentRubric(Rubric):
     """One component of a reward set: its value for a canvas (None: no verdict, or it raised)."""
 
-    def __init__(self, name: str, component: Component) -> None:
+    def __init__(self, name: str, component: Component, budget_s: float) -> None:
         super().__init__()
         self.name, self.component, self.weight = name, component, component.weight
+        self.budget_s = budget_s
         self.last_error: str | None = None
+        self.overran = False
 
     def forward(self, action: Mapping, observation: Canvas) -> float | None:
-        self.last_error = None
-        try:
-            return self.component(observation, action)
-        except ImportError:
-            raise  # a missing extra is a setup error, as in RewardSet.score
-        except Exception as exc:  # as RewardSet.score: this canvas loses the component's verdict
-            self.last_error = f"reward component {self.name} raised {type(exc).__name__}: {exc}"
-            log.error(self.last_error)
-            return None
+        # as RewardSet.score: None where it raised, 0 (and `overran`) past its CPU budget
+        value, self.last_error, self.overran = call(
+            self.name, self.component, observation, action, self.budget_s
+        )
+        return value
 
 
 class GateRubric(Rubric):
@@ -123,7 +120,8 @@ class RewardSetRubric(Rubric):
     def __init__(self, rewards: RewardSet) -> None:
         super().__init__()
         self.rewards = rewards
-        leaves = {name: ComponentRubric(name, c) for name, c in rewards.components.items()}
+        budget = rewards.component_budget_s
+        leaves = {n: ComponentRubric(n, c, budget) for n, c in rewards.components.items()}
         self.gate = GateRubric({n: leaves[n] for n in rewards.gate}, rewards.gate_threshold)
         divisor = sum(abs(w) for w in rewards.weights.values()) if rewards.normalise else None
         paid = {n: leaf for n, leaf in leaves.items() if leaf.weight}
@@ -139,7 +137,8 @@ class RewardSetRubric(Rubric):
         weighted = self.weighted._finish_forward(action, observation, self.weighted.combine(values))
         if observation.infra_failure or gate is None or weighted is None:
             return None
-        return weighted if gate else 0.0
+        overran = any(leaf.overran for leaf in self.leaves.values())
+        return weighted if gate and not overran else 0.0
 
 
 def adopt(parent: Rubric, leaves: Mapping[str, ComponentRubric]) -> None:

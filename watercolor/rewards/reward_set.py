@@ -79,6 +79,30 @@ class Component:
         return self.fn(first, **{k: v for k, v in columns.items() if k in self.columns})
 
 
+def call(
+    name: str, component: Component, canvas: Canvas, columns: Mapping, budget_s: float
+) -> tuple[float | None, str | None, bool]:
+    """(value, error, overran) of one component on one canvas: None where it raised (a bug of
+    ours), 0 where it spent over `budget_s` CPU seconds of this thread (the reply's failure)."""
+    started = time.thread_time()
+    try:
+        value, error = component(canvas, columns), None
+    except ImportError:
+        raise  # a missing extra fails every canvas: a setup error, said at once
+    except Exception as exc:  # a scorer's bug costs this canvas its verdict, not the batch
+        value, error = None, f"reward component {name} raised {type(exc).__name__}: {exc}"
+    spent = time.thread_time() - started
+    if overran := spent > budget_s:
+        value = 0.0
+        error = (
+            f"reward component {name} took {spent:.2f} CPU-s, over its budget of {budget_s:g} "
+            "CPU-s: the reply's failure, scored 0"
+        )
+    if error:
+        log.error("%s (reply: %.80r)", error, canvas.reply or canvas.sketch)
+    return value, error, overran
+
+
 @dataclass(frozen=True)
 class Score:
     """The total reward of one canvas and every component's value."""
@@ -135,37 +159,15 @@ class RewardSet:
     def score(self, canvas: Canvas, **columns) -> Score:
         """Score one canvas (group components are not applied; see `score_batch`)."""
         values, errors, overran = {}, [], False
+        budget = self.component_budget_s
         for name, component in self.components.items():
-            values[name], error, over = self._value(name, component, canvas, columns)
+            values[name], error, over = call(name, component, canvas, columns, budget)
             errors += [error] if error else []
             overran |= over
         score = self._total(canvas, values)
         if overran and score.total is not None:
             score = replace(score, total=0.0)  # the reply made its scoring overrun: its failure
         return replace(score, errors=tuple(errors)) if errors else score
-
-    def _value(
-        self, name: str, component: Component, canvas: Canvas, columns: Mapping
-    ) -> tuple[float | None, str | None, bool]:
-        """(value, error, overran) of one component on one canvas: None where it raised (a
-        bug of ours), 0 where it spent over `component_budget_s` CPU seconds of this thread."""
-        started = time.thread_time()
-        try:
-            value, error = component(canvas, columns), None
-        except ImportError:
-            raise  # a missing extra fails every canvas: a setup error, said at once
-        except Exception as exc:  # a scorer's bug costs this canvas its verdict, not the batch
-            value, error = None, f"reward component {name} raised {type(exc).__name__}: {exc}"
-        spent = time.thread_time() - started
-        if overran := spent > self.component_budget_s:
-            value = 0.0
-            error = (
-                f"reward component {name} took {spent:.2f} CPU-s, over its budget of "
-                f"{self.component_budget_s:g} CPU-s: the reply's failure, scored 0"
-            )
-        if error:
-            log.error("%s (reply: %.80r)", error, canvas.reply or canvas.sketch)
-        return value, error, overran
 
     def _total(self, canvas: Canvas, values: dict[str, float | None]) -> Score:
         gate = [values[name] for name in self.gate]
