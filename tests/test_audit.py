@@ -54,11 +54,12 @@ PAINTING_FAILS = {
     "show_through": set(),
 }  # fmt: skip
 # Cheats added for issue 44: a flat opaque whale alone, and under document tricks that draw
-# nothing (unused <defs>, hidden or size-0 shapes, another namespace), opacity a <style> rule
-# overrides, a many-stop gradient, three hundred tiny dots. The document terms pay the tricks
-# nothing; each earns the flat whale's 0.63 of the weakest (pixel terms) plus its length ramp.
+# nothing (unused <defs>, hidden or size-0 shapes, another namespace, a colour of alpha 0, a
+# group scaled to nothing, shapes off the sheet), opacity a <style> rule overrides, a many-stop
+# gradient, three hundred tiny dots. The document terms pay the tricks nothing; each earns the
+# flat whale's 0.63 of the weakest (pixel terms) plus its length ramp.
 DOCUMENT_TRICKS = {"unused_defs", "invisible_shapes", "foreign_shapes", "style_rule_opaque",
-                   "gradient_wash", "dot_spray"}  # fmt: skip
+                   "gradient_wash", "dot_spray", "unseen_shapes"}  # fmt: skip
 SVG_FAILS = {
     # a solid block of the exact hex beats layered glazes, as designed (the opaque twin too)
     "svg_coarse": {"flat_block-0", "flat_block-1", "flat_shapes-0", "flat_shapes-1",
@@ -167,10 +168,10 @@ def test_the_command_prints_one_json_object_and_exits_with_its_verdict(
     found = json.loads(out)
     assert (found["reward"], found["task"], found["passed"]) == ("svg_fine", "svg", code == 0)
     checked = [line["passed"] for line in found["lines"] if line["passed"] is not None]
-    assert found["passed"] == all(checked) and len(checked) == 24
+    assert found["passed"] == all(checked) and len(checked) == 25
     pairs = [line for line in found["lines"] if line["kind"] == "pair"]
     assert [(p["name"], p["pairs"]) for p in pairs] == [("opaque", 2), ("pale", 2)]
-    assert "audit: rendered 35 of 35" in err and csv.read_text().startswith("kind,name,")
+    assert "audit: rendered 36 of 36" in err and csv.read_text().startswith("kind,name,")
 
 
 def test_a_set_that_reads_a_second_paper_gets_each_reply_painted_over_it():

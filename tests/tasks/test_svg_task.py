@@ -19,7 +19,8 @@ from watercolor.tasks.svg.rewards import composition, exact_colour, shapes, tran
 
 DOC = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 600">
   <rect width="600" height="600" fill="#fbf8f1"/>
-  <g opacity="0.5" fill-opacity="0.8"><circle r="90"/><circle cx="200" r="90" fill-opacity="1"/></g>
+  <g opacity="0.5" fill-opacity="0.8"><circle cx="150" cy="150" r="90"/>
+    <circle cx="350" cy="150" r="90" fill-opacity="1"/></g>
   <path d="M0 0L90 90" style="fill:#f00; fill-opacity: 0.3"/><text>not a shape</text>
 </svg>"""
 

@@ -40,10 +40,36 @@ VEIL = 'fill="#2a8a8a" fill-opacity="0.4"'
         f'<x:g xmlns:x="urn:example:other"><circle r="90" {VEIL}/></x:g>',
         '<circle r="90" fill="none"/>',  # neither fill nor stroke paints
         f'<style>.h {{ display: none }}</style><circle class="h" r="90" {VEIL}/>',
+        '<circle r="90" fill="#2a8a8a00"/>',  # the colour's own alpha is 0
+        '<circle r="90" style="fill: rgba(42, 138, 138, 0)"/>',
+        '<circle r="90" fill="transparent" stroke="#2a8a8a" stroke-width="0"/>',
+        f'<g transform="scale(0)"><circle r="90" {VEIL}/></g>',
+        f'<circle cx="-5000" cy="300" r="90" {VEIL}/>',  # off the sheet
+        f'<rect x="700" y="0" width="200" height="200" {VEIL}/>',
     ],
 )
 def test_a_shape_that_is_never_drawn_is_not_counted(hidden):
     assert shapes(SVG.format(DRAWN + hidden)) == [0.5]
+
+
+@pytest.mark.parametrize(
+    ("fill", "opacity"),
+    [('fill="#2a8a8a80"', 0.5), ('fill="#2a88"', 0.53), ('style="fill: rgba(42,138,138,.4)"', 0.4),
+     ('fill="hsl(180 50% 35% / 40%)"', 0.4), ('fill="rgb(42 138 138)" fill-opacity=".4"', 0.4)],
+)  # fmt: skip
+def test_a_colour_s_own_alpha_is_its_opacity(fill, opacity):
+    assert shapes(SVG.format(f'<circle cx="300" cy="300" r="90" {fill}/>')) == pytest.approx(
+        [opacity], abs=0.01
+    )
+
+
+def test_a_shape_partly_off_the_sheet_weighs_what_is_on_it():
+    half_off = drawn_shapes(SVG.format('<rect x="-100" y="0" width="200" height="200"/>'))
+    moved = '<g transform="translate(600 0)"><rect x="-100" width="200" height="200"/></g>'
+    moved = drawn_shapes(SVG.format(moved))  # a transform: not clipped (not read)
+    assert half_off[0].weight == moved[0].weight == 1.0  # 100 x 200 on the sheet, over FULL
+    sliver = drawn_shapes(SVG.format('<rect x="-197" y="0" width="200" height="200"/>'))
+    assert sliver[0].weight == 0.0  # 3 x 200 on it
 
 
 def test_a_used_symbol_or_shape_is_drawn_with_the_use_s_opacity():
@@ -120,7 +146,7 @@ def test_hundreds_of_tiny_dots_weigh_nothing():
 
 
 def test_a_shape_weighs_by_its_area_up_to_a_full_wash():
-    document = '<rect width="600" height="600"/><circle r="3"/><circle r="20"/>'
+    document = '<rect width="600" height="600"/><circle r="3"/><circle cx="300" cy="300" r="20"/>'
     weights = [
         s.weight for s in drawn_shapes(SVG.format(document + '<rect width="90" height="90"/>'))
     ]

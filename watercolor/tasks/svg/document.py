@@ -3,24 +3,30 @@ how much of the sheet it weighs and whether it is a flat fill.
 
     >>> from watercolor.tasks.svg.document import drawn_shapes
     >>> drawn_shapes('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 600">'
-    ...              '<defs><circle r="90"/></defs><circle r="90" fill-opacity="0.4"/></svg>')
+    ...              '<defs><circle r="90"/></defs>'
+    ...              '<circle cx="300" cy="300" r="90" fill-opacity="0.4"/></svg>')
     [Shape(opacity=0.4, weight=1.0, flat=True)]
 
 The SVG reward's document terms (`watercolor.tasks.svg.rewards`) pay see-through shapes and
 several of them, so they must count only what the browser draws (issue 44): nothing inside
 `<defs>`, `<clipPath>`, `<mask>`, `<symbol>`, `<pattern>` or `<marker>` unless a `<use>` draws
-it, nothing outside the SVG namespace, no shape of size 0, none under `display: none`,
-`visibility: hidden` or opacity 0, none with neither fill nor stroke. Opacity, display and
+it, nothing outside the SVG namespace, no shape of size 0 or scaled to nothing, none under
+`display: none`, `visibility: hidden` or opacity 0, none whose paint is none or a colour of
+alpha 0 (`#f4a0` is #rgba: Chromium draws nothing), and of a shape no transform moved, only the
+part on the sheet. A colour's own alpha multiplies its opacity. Opacity, display and
 visibility are read in the CSS cascade's order as far as a simple reading goes: an inline
 `style` beats a `<style>` rule (the more specific, then the later) beats the attribute, and
 `!important` beats them all; a rule's selector is read by its last compound (type, `#id`,
 `.class`, `*`), and a selector with a pseudo-class or an attribute test is skipped. A shape's
 weight is its area's share of the sheet, 0 below `TINY` and 1 from `FULL`, so hundreds of dots
 weigh (almost) nothing; areas are read from the geometry attributes (a path's or polygon's by
-its points' bounding box) and ignore transforms, clipping and `calc()`. A fill of `url(...)`
-(a gradient or pattern) is not `flat`. Hand-written rather than a CSS engine: a real one
-(Chromium's computed styles) would need the page again after the render; this reading is
-pure Python on text the gate already parsed, linear in the document and its `<use>` budget.
+its points' bounding box) and ignore transforms, clipping and `calc()`. Shapes on one spot
+(their geometry equal to `SAME_SPOT` of the sheet's side) are one shape of their combined
+opacity, as the canvas shows them. A fill of `url(...)` (a gradient or pattern) is not `flat`.
+Past `MAX_RULES` style rules a document's shapes are not read, and the walk stops after
+`MAX_VISITS` elements (`<use>` expansions included). Hand-written rather than a CSS engine: a
+real one (Chromium's computed styles) would need the page again after the render; this reading
+is pure Python on text the gate already parsed, linear in the document and its budgets.
 """
 
 from __future__ import annotations
@@ -42,9 +48,12 @@ NOT_IN_PLACE = frozenset({
     "radialGradient", "filter", "style", "script", "title", "desc", "metadata", "foreignObject",
 })  # fmt: skip
 PROPERTIES = frozenset({
-    "opacity", "fill-opacity", "stroke-opacity", "fill", "stroke", "display", "visibility",
+    "opacity", "fill-opacity", "stroke-opacity", "fill", "stroke", "stroke-width", "display",
+    "visibility",
 })  # fmt: skip
-INHERITED = frozenset({"fill-opacity", "stroke-opacity", "fill", "stroke", "visibility"})
+INHERITED = frozenset(
+    {"fill-opacity", "stroke-opacity", "fill", "stroke", "stroke-width", "visibility"}
+)
 GEOMETRY = {
     "circle": ("cx", "cy", "r"), "ellipse": ("cx", "cy", "rx", "ry"),
     "rect": ("x", "y", "width", "height"), "line": ("x1", "y1", "x2", "y2"),
@@ -58,6 +67,7 @@ MAX_VISITS = 5_000  # elements read, <use> expansions included: an exponential c
 _RULE = re.compile(r"([^{}]*)\{([^{}]*)\}")
 _COMMENT = re.compile(r"/\*.*?\*/", re.S)
 _COMPOUND = re.compile(r"^(\*|[\w-]+)?((?:[#.][\w-]+)*)$")
+_SCALING = re.compile(r"\b(scale|matrix)\s*\(([^)]*)\)")
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
@@ -65,6 +75,17 @@ class Shape(NamedTuple):
     opacity: float  # effective opacity of its paint: opacity(s) times fill- (or stroke-) opacity
     weight: float  # its area's share of the sheet, ramped from TINY (0) to FULL (1)
     flat: bool  # painted with a colour, not a gradient or pattern
+
+
+class Box(NamedTuple):
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @property
+    def area(self) -> float:
+        return self.width * self.height
 
 
 class Rule(NamedTuple):
@@ -83,7 +104,7 @@ def drawn_shapes(document: str) -> list[Shape]:
         root = ET.fromstring(document)
     except ET.ParseError:
         return []
-    sheet, rules = _sheet_area(root), _rules(root)
+    sheet, rules = _sheet(root), _rules(root)
     if rules is None:
         return []  # a style sheet past MAX_RULES is not read: nothing is paid for its shapes
     ids = {e.get("id"): e for e in root.iter() if e.get("id")}
@@ -100,8 +121,11 @@ def drawn_shapes(document: str) -> list[Shape]:
         style = _computed(element, rules, inherited)
         if style.get("display") == "none" or style["opacity"] <= 0:
             continue
+        if _collapses(element.get("transform", "")):
+            continue  # scaled to nothing
         place += f"|{element.get('transform', '')}"
-        if name in SHAPES and (shape := _shape(element, name, style, sheet)):
+        moved = bool(place.strip("| "))
+        if name in SHAPES and (shape := _shape(element, name, style, sheet, moved)):
             spot = (name, place, _spot(element, name, sheet))
             found[spot] = _stacked(found[spot], shape) if spot in found else shape
         children = list(element)
@@ -119,10 +143,23 @@ def shapes(document: str) -> list[float]:
     return [s.opacity for s in drawn_shapes(document)]
 
 
-def _spot(element: ET.Element, name: str, sheet: float) -> tuple[int, ...]:
+def _collapses(transform: str) -> bool:
+    """Whether a transform scales everything to nothing (`scale(0)`, a singular matrix)."""
+    for kind, args in _SCALING.findall(transform):
+        numbers = [float(n) for n in _NUMBER.findall(args)]
+        if kind == "scale" and numbers and 0 in numbers:
+            return True
+        if kind == "matrix" and len(numbers) == 6:
+            a, b, c, d = numbers[:4]
+            if a * d == b * c:
+                return True
+    return False
+
+
+def _spot(element: ET.Element, name: str, sheet: Box) -> tuple[int, ...]:
     """The shape's geometry to within `SAME_SPOT` of the sheet's side: shapes on one spot are
     one shape on the canvas, however many the document stacks there."""
-    grid = SAME_SPOT * math.sqrt(sheet)
+    grid = SAME_SPOT * math.sqrt(sheet.area)
     text = " ".join(element.get(key) or "" for key in GEOMETRY[name])
     return tuple(round(float(n) / grid) for n in _NUMBER.findall(text) if math.isfinite(float(n)))
 
@@ -234,36 +271,58 @@ def _declarations(css: str) -> dict[str, tuple[str, bool]]:
     return found
 
 
-def _fraction(text: str | None, default: float) -> float:
-    """An opacity value (a number or a percentage) clipped to [0, 1]; `default` if unreadable."""
+def _fraction(text: str | None, default: float, clip: bool = True) -> float:
+    """A number or a percentage (an opacity: clipped to [0, 1]); `default` if unreadable."""
     match = _NUMBER.match((text or "").strip())
     if match is None:
         return default
     value = float(match.group()) / (100 if text.strip().endswith("%") else 1)
-    return min(1.0, max(0.0, value)) if math.isfinite(value) else default
+    if not math.isfinite(value):
+        return default
+    return min(1.0, max(0.0, value)) if clip else value
 
 
-def _shape(element: ET.Element, name: str, style: dict, sheet: float) -> Shape | None:
-    """The drawn shape, or None where it paints nothing (no paint, hidden, size 0)."""
+def _shape(element: ET.Element, name: str, style: dict, sheet: Box, moved: bool) -> Shape | None:
+    """The drawn shape, or None where it paints nothing (no paint, hidden, size 0, off the
+    sheet: read where no transform `moved` it)."""
     if style.get("visibility") in ("hidden", "collapse"):
         return None
     fill = style.get("fill", "black") if name != "line" else "none"  # a line has no inside
     stroke = style.get("stroke", "none")
-    if fill not in ("none", "transparent"):
-        opacity, flat = style["opacity"] * style["fill-opacity"], not fill.startswith("url(")
-    elif stroke not in ("none", "transparent"):
-        opacity, flat = style["opacity"] * style["stroke-opacity"], not stroke.startswith("url(")
+    if _alpha(fill) > 0:
+        opacity = style["opacity"] * style["fill-opacity"] * _alpha(fill)
+        flat = not fill.startswith("url(")
+    elif _alpha(stroke) > 0 and _fraction(style.get("stroke-width"), 1.0, clip=False) > 0:
+        opacity = style["opacity"] * style["stroke-opacity"] * _alpha(stroke)
+        flat = not stroke.startswith("url(")
     else:
         return None
-    area = _area(element, name, sheet)
+    area, box = _extent(element, name, sheet)
+    if not moved and box.area > 0:
+        area *= _overlap(box, sheet) / box.area  # only what lies on the sheet is seen
     if opacity <= 0 or area <= 0:
         return None
-    return Shape(opacity, ramp(area / sheet, TINY, FULL), flat)
+    return Shape(opacity, ramp(area / sheet.area, TINY, FULL), flat)
 
 
-def _area(element: ET.Element, name: str, sheet: float) -> float:
-    """The shape's area in user units (a line's: its length times its stroke width)."""
-    side = math.sqrt(sheet)
+def _alpha(paint: str) -> float:
+    """The alpha of a paint: 0 for none or transparent, a colour's own (#rgba, #rrggbbaa,
+    rgba(), hsl(... / a)), else 1."""
+    if paint in ("none", "transparent"):
+        return 0.0
+    if paint.startswith("#") and len(paint) in (5, 9):
+        digits = paint[4] * 2 if len(paint) == 5 else paint[7:9]
+        return int(digits, 16) / 255 if all(c in "0123456789abcdef" for c in digits) else 1.0
+    if paint.startswith(("rgb", "hsl")) and paint.endswith(")"):
+        parts = re.split(r"[\s,/]+", paint[paint.find("(") + 1 : -1].strip())
+        return _fraction(parts[3], 1.0) if len(parts) == 4 else 1.0
+    return 1.0
+
+
+def _extent(element: ET.Element, name: str, sheet: Box) -> tuple[float, Box]:
+    """The shape's area in user units (a line's: its length times its stroke width) and its
+    bounding box."""
+    side = math.sqrt(sheet.area)
 
     def length(key: str) -> float:
         text = (element.get(key) or "").strip()
@@ -272,27 +331,39 @@ def _area(element: ET.Element, name: str, sheet: float) -> float:
         value = value * side / 100 if text.endswith("%") else value
         return value if math.isfinite(value) else 0.0
 
-    if name == "circle":
-        return math.pi * max(length("r"), 0) ** 2
-    if name == "ellipse":
-        return math.pi * max(length("rx"), 0) * max(length("ry"), 0)
+    x, y = length("cx"), length("cy")
+    if name in ("circle", "ellipse"):
+        rx, ry = (length("r"),) * 2 if name == "circle" else (length("rx"), length("ry"))
+        rx, ry = max(rx, 0), max(ry, 0)
+        return math.pi * rx * ry, Box(x - rx, y - ry, 2 * rx, 2 * ry)
     if name == "rect":
-        return max(length("width"), 0) * max(length("height"), 0)
+        width, height = max(length("width"), 0), max(length("height"), 0)
+        return width * height, Box(length("x"), length("y"), width, height)
     if name == "line":
-        dx, dy = length("x2") - length("x1"), length("y2") - length("y1")
-        return math.hypot(dx, dy) * max(length("stroke-width") or 1.0, 1.0)
-    text = element.get("points" if name != "path" else "d") or ""
-    points = [float(n) for n in _NUMBER.findall(text)]
-    xs, ys = points[0::2], points[1::2]
-    if len(ys) < 2:
-        return 0.0
-    return (max(xs) - min(xs)) * (max(ys) - min(ys)) or (max(xs) - min(xs) + max(ys) - min(ys))
+        xs, ys = (length("x1"), length("x2")), (length("y1"), length("y2"))
+    else:
+        text = element.get("points" if name != "path" else "d") or ""
+        points = [float(n) for n in _NUMBER.findall(text)]
+        xs, ys = points[0::2], points[1::2]
+        if len(ys) < 2:
+            return 0.0, Box(0, 0, 0, 0)
+    box = Box(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+    if name == "line":
+        width = max(_fraction(element.get("stroke-width"), 1.0, clip=False), 1.0)
+        return math.hypot(box.width, box.height) * width, box
+    return box.area or box.width + box.height, box
 
 
-def _sheet_area(root: ET.Element) -> float:
-    """The area of the document's sheet in user units (its viewBox, else 600 x 600)."""
+def _overlap(a: Box, b: Box) -> float:
+    width = min(a.x + a.width, b.x + b.width) - max(a.x, b.x)
+    height = min(a.y + a.height, b.y + b.height) - max(a.y, b.y)
+    return max(width, 0) * max(height, 0)
+
+
+def _sheet(root: ET.Element) -> Box:
+    """The document's sheet in user units: its viewBox, else 600 x 600 from the origin."""
     numbers = [float(n) for n in _NUMBER.findall(root.get("viewBox") or "")]
     if len(numbers) == 4 and numbers[2] > 0 and numbers[3] > 0:
-        area = numbers[2] * numbers[3]
-        return area if math.isfinite(area) else 600.0 * 600.0
-    return 600.0 * 600.0
+        box = Box(*numbers)
+        return box if math.isfinite(box.area) else Box(0, 0, 600, 600)
+    return Box(0, 0, 600, 600)
