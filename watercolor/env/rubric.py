@@ -53,7 +53,7 @@ from collections.abc import Mapping
 from openenv.core.rubrics import Rubric, RubricDict
 
 from watercolor.canvas import Canvas
-from watercolor.rewards.reward_set import Component, RewardSet, call
+from watercolor.rewards.reward_set import Component, RewardSet, component_value
 
 
 class ComponentRubric(Rubric):
@@ -68,7 +68,7 @@ class ComponentRubric(Rubric):
 
     def forward(self, action: Mapping, observation: Canvas) -> float | None:
         # as RewardSet.score: None where it raised, 0 (and `overran`) past its CPU budget
-        value, self.last_error, self.overran = call(
+        value, self.last_error, self.overran = component_value(
             self.name, self.component, observation, action, self.budget_s
         )
         return value

@@ -79,7 +79,7 @@ class Component:
         return self.fn(first, **{k: v for k, v in columns.items() if k in self.columns})
 
 
-def call(
+def component_value(
     name: str, component: Component, canvas: Canvas, columns: Mapping, budget_s: float
 ) -> tuple[float | None, str | None, bool]:
     """(value, error, overran) of one component on one canvas: None where it raised (a bug of
@@ -161,7 +161,7 @@ class RewardSet:
         values, errors, overran = {}, [], False
         budget = self.component_budget_s
         for name, component in self.components.items():
-            values[name], error, over = call(name, component, canvas, columns, budget)
+            values[name], error, over = component_value(name, component, canvas, columns, budget)
             errors += [error] if error else []
             overran |= over
         score = self._total(canvas, values)
