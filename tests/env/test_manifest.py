@@ -39,6 +39,7 @@ def test_the_manifest_parses_and_the_oracle_is_a_runtime_plan(task):
     assert parsed.reward.range == (0.0, 1.0)
 
 
+@pytest.mark.slow  # the CLI loads OpenEnv's server stack: ~20-50 s a task; CI runs the slow tier
 @pytest.mark.parametrize("task", TASKS)
 def test_openenv_validate_passes_at_every_level_that_runs_here(task):
     folder = str(manifest.ENVS / task)
