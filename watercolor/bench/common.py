@@ -8,6 +8,7 @@ it (`watercolor.tasks.build_task` on conf/task/painting.yaml), never from its pa
 from __future__ import annotations
 
 import contextlib
+import functools
 from functools import cache
 from pathlib import Path
 
@@ -27,8 +28,10 @@ def sample_sketches(folder: Path) -> list[str]:
 
 
 @cache
+@functools.cache
 def painting() -> Task:
-    """The painting task as training builds it (its harness, its episode), built once."""
+    """The painting task as training builds it (its harness, its episode), built once: the
+    fresh-page loop asks for its harness inside the timed region."""
     return build_task(compose_config("train", ["task=painting"]).task)
 
 
