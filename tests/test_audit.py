@@ -56,8 +56,9 @@ PAINTING_FAILS = {
 # Cheats added for issue 44: a flat opaque whale alone, and under document tricks that draw
 # nothing (unused <defs>, hidden or size-0 shapes, another namespace, a colour of alpha 0, a
 # group scaled to nothing, shapes off the sheet), opacity a <style> rule overrides, a many-stop
-# gradient, three hundred tiny dots. The document terms pay the tricks nothing; each earns the
-# flat whale's 0.63 of the weakest (pixel terms) plus its length ramp.
+# gradient, three hundred tiny dots. The document terms pay the tricks nothing; under svg_coarse
+# (and svg_fine as a weighted sum, before issue 44 made its picture a product) each earns what
+# its pixel terms pay the flat whale, plus its length ramp.
 DOCUMENT_TRICKS = {"unused_defs", "invisible_shapes", "foreign_shapes", "style_rule_opaque",
                    "gradient_wash", "dot_spray", "unseen_shapes"}  # fmt: skip
 SVG_FAILS = {
@@ -65,11 +66,10 @@ SVG_FAILS = {
     "svg_coarse": {"flat_block-0", "flat_block-1", "flat_shapes-0", "flat_shapes-1",
                    "off_colour-0", "off_colour-1", "colour_sheet", "stacked_veils", "opaque",
                    "flat_whale"} | DOCUMENT_TRICKS,
-    # its pixel terms (coverage, the prompt's colour, execution) pay any flat picture of the
-    # prompt's colour 0.59-0.63 of the weakest genuine drawing, and a layered one in another
-    # colour 0.79-0.83; the document terms pay the tricks and the stacked veils nothing
-    "svg_fine": {"flat_block-0", "flat_block-1", "off_colour-0", "off_colour-1", "stacked_veils",
-                 "flat_whale"} | DOCUMENT_TRICKS,
+    # none since the picture is a product (issue 44): the prompt's colour x coverage x glazes
+    # pays a flat picture or one in another colour nothing; every cheat <= 0.29 of the weakest
+    # genuine drawing, mostly its execution terms (as a weighted sum: 12 cheats, 0.59-0.83)
+    "svg_fine": set(),
 }  # fmt: skip
 # Lines whose verdict is not asserted, being too close to call today: only that their value (a
 # cheat's share, a pair kind's lower bound) stays in the range. SwiftShader's fills move a total
@@ -154,13 +154,13 @@ def test_painting_sets_audit_as_today(painting_table, name):
 
 @pytest.mark.browser
 @pytest.mark.parametrize(
-    ("cheat_share", "code"), [("0.5", 1), pytest.param("2", 0, marks=pytest.mark.slow)]
+    ("cheat_share", "code"), [("0.2", 1), pytest.param("0.5", 0, marks=pytest.mark.slow)]
 )
 def test_the_command_prints_one_json_object_and_exits_with_its_verdict(
     capsys, tmp_path, cheat_share, code
 ):
-    # svg_fine fails at the default margin (a layered picture in another colour earns 0.83 of
-    # the weakest genuine painting) and passes every check when a cheat may earn twice as much.
+    # svg_fine passes every check at the default margin (its worst cheat, gradient_wash, earns
+    # 0.29 of the weakest genuine drawing) and fails when a cheat may earn only 0.2.
     csv = tmp_path / "lines.csv"
     argv = ["task=svg", "reward=svg_fine", "--pairs", "2", "--cheat-share", cheat_share]
     assert audit.main([*argv, "--json", "--csv", str(csv)]) == code

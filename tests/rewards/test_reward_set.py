@@ -5,7 +5,7 @@ import time
 import pytest
 
 from watercolor.canvas import Canvas, Status
-from watercolor.rewards.reward_set import COMPONENT_BUDGET_S, RewardSet
+from watercolor.rewards.reward_set import COMPONENT_BUDGET_S, RewardSet, scaled_total
 
 OK = Canvas(status=Status.OK, sketch="brush.circle(0, 0, 9);")
 THREW = Canvas(status=Status.ERROR, errors=["TypeError"])
@@ -146,3 +146,15 @@ def test_a_component_over_its_cpu_budget_is_the_reply_s_scored_failure():
     assert error.startswith("reward component slow took 0.2") and "over its budget of 0.1" in error
     assert lost.total is None  # the infrastructure's failure stays no verdict
     assert RewardSet({"ran": {"weight": 1.0, "fn": ran}}).component_budget_s == COMPONENT_BUDGET_S
+
+
+def test_scaled_total_is_the_set_total_times_its_factors():
+    base = RewardSet({"paint": {"weight": 1.0, "fn": lambda canvas: 0.8}})
+    assert scaled_total(OK, rewards=base, factor=half) == pytest.approx(0.4)
+    # several factors multiply; one that takes the prompt is given it, as a component is
+    factors = [half, echo_prompt]
+    assert scaled_total(OK, "abcde", rewards=base, factor=factors) == pytest.approx(0.2)
+    assert scaled_total(OK, "", rewards=base, factor=factors) == 0.0
+    assert scaled_total(OK, rewards=base, factor=[half, undecided]) is None
+    none = RewardSet({"paint": {"weight": 1.0, "fn": undecided}})
+    assert scaled_total(OK, rewards=none, factor=half) is None

@@ -12,7 +12,7 @@ from watercolor.canvas import Canvas, Status
 from watercolor.config import reward_set
 from watercolor.rewards.pixels import view
 from watercolor.rewards.reward_set import RewardSet
-from watercolor.rewards.washes import even_fills, scaled_total, wash_factor
+from watercolor.rewards.washes import even_fills, wash_factor
 from watercolor.tasks.painting.translucency_calibration import measure_pairs, wash_pairs
 
 FLOOR = 0.3  # wash_factor's default: what a layered, bled watercolour of heavy washes keeps
@@ -52,15 +52,6 @@ def test_heavier_washes_keep_less_but_never_below_the_floor():
 def test_even_fills_reads_flat_fills_not_washes():
     assert even_fills(view(paint.flat_blocks())) == 1.0
     assert even_fills(view(paint.layered_watercolour())) == 0.0
-
-
-def test_scaled_total_is_the_set_total_times_the_factor():
-    base = RewardSet({"paint": {"weight": 1.0, "fn": lambda canvas: 0.8}})
-    canvas = paint.layered_watercolour()
-    assert scaled_total(canvas, rewards=base, factor=lambda c: 0.5) == pytest.approx(0.4)
-    assert scaled_total(canvas, rewards=base, factor=lambda c: None) is None
-    none = RewardSet({"paint": {"weight": 1.0, "fn": lambda canvas: None}})
-    assert scaled_total(canvas, rewards=none, factor=lambda c: 0.5) is None
 
 
 @pytest.fixture(scope="module")

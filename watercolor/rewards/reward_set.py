@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -204,6 +205,27 @@ class RewardSet:
         if not self.normalise:
             return weighted_sum
         return weighted_sum / sum(abs(w) for w in self.weights.values())
+
+
+def scaled_total(
+    canvas: Canvas,
+    prompt: str | None = None,
+    *,
+    rewards: RewardSet,
+    factor: ComponentFn | Sequence[ComponentFn],
+) -> float | None:
+    """[0, 1]: `rewards`' total for the canvas times `factor` of it, or times the product of
+    several factors (None if the total or any factor is None). A factor is called as a component
+    is, with the canvas and the prompt where it takes one. A product cannot be collected
+    piecemeal: a canvas that fails one factor outright keeps nothing of the others
+    (conf/reward/washes.yaml, svg_fine.yaml)."""
+    columns = {} if prompt is None else {"prompt": prompt}
+    total = rewards.score(canvas, **columns).total
+    factors = [factor] if callable(factor) else list(factor)
+    values = [Component.of("factor", {"fn": f})(canvas, columns) for f in factors]
+    if total is None or any(value is None for value in values):
+        return None
+    return total * math.prod(values)
 
 
 def second_paper(reward_sets: Iterable[RewardSet]) -> str | None:

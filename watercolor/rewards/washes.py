@@ -28,14 +28,14 @@ painting); the other readings are not, since the base set's terms already are.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 from watercolor.canvas import Canvas
 from watercolor.rewards.cheats import speckle_sigma
 from watercolor.rewards.pixels import View, ramp, view
-from watercolor.rewards.reward_set import RewardSet
+
+# scaled_total lived here first: run configs recorded before it moved name it from this module
+from watercolor.rewards.reward_set import scaled_total as scaled_total
 from watercolor.rewards.texture import edge_width, outline_raggedness, tone_count
 from watercolor.rewards.translucency import wash_load
 
@@ -106,16 +106,3 @@ def wash_quality(
     sigma = speckle_sigma(v.lab[..., 0], v.paint & ~v.hard_edges)
     layering = ramp(tone_count(v), one_wash, layered)
     return layering * (1 - even_fills(v, flat, hard, even)) * (1 - ramp(sigma, *speckle))
-
-
-def scaled_total(
-    canvas: Canvas,
-    prompt: str | None = None,
-    *,
-    rewards: RewardSet,
-    factor: Callable[[Canvas], float | None],
-) -> float | None:
-    """[0, 1]: `rewards`' total for the canvas times `factor` of it (None if either is None)."""
-    total = rewards.score(canvas, **({} if prompt is None else {"prompt": prompt})).total
-    scale = factor(canvas)
-    return None if total is None or scale is None else total * scale
