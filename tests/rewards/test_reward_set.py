@@ -125,11 +125,6 @@ def test_a_component_that_raises_costs_only_its_own_canvas_a_verdict():
 
 
 def test_a_component_over_its_cpu_budget_is_the_reply_s_scored_failure():
-    def spin(seconds: float) -> None:
-        started = time.thread_time()
-        while time.thread_time() - started < seconds:
-            pass
-
     def slow_on_errors(canvas: Canvas) -> float:
         # a reply whose content makes the reading slow (here: a canvas with errors) spins; a
         # wait (I/O, a server) costs no CPU and is no overrun
@@ -146,6 +141,48 @@ def test_a_component_over_its_cpu_budget_is_the_reply_s_scored_failure():
     assert error.startswith("reward component slow took 0.2") and "over its budget of 0.1" in error
     assert lost.total is None  # the infrastructure's failure stays no verdict
     assert RewardSet({"ran": {"weight": 1.0, "fn": ran}}).component_budget_s == COMPONENT_BUDGET_S
+
+
+def spin(seconds: float) -> None:
+    started = time.thread_time()
+    while time.thread_time() - started < seconds:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("group", "error"),
+    [
+        (lambda canvases: 1 / 0, "reward component diverse raised ZeroDivisionError"),
+        (lambda canvases: [1.0], "reward component diverse raised ValueError: gave 1 values"),
+    ],
+)
+def test_a_group_component_that_raises_costs_its_group_the_verdict_not_the_batch(group, error):
+    rewards = RewardSet(
+        {"ran": {"weight": 1.0, "fn": ran}},
+        gate=["ran"],
+        group_components={"diverse": {"fn": group}},
+    )
+    scores = rewards.score_batch([OK, THREW])
+    assert [s.total for s in scores] == [None, 0.0]  # ours: no verdict; a failed gate stays 0
+    assert [s.components["diverse"] for s in scores] == [None, None]
+    assert all(s.errors[0].startswith(error) for s in scores)
+
+
+def test_a_group_component_over_its_cpu_budget_scores_its_group_0():
+    def slow(canvases):
+        spin(0.25)  # the group's replies made the reading slow: which one cannot be told
+        return [1.0] * len(canvases)
+
+    rewards = RewardSet(
+        {"ran": {"weight": 1.0, "fn": ran}}, group_components={"diverse": {"fn": slow}}
+    )
+    rewards.component_budget_s = 0.1  # per canvas: 0.2 for the pair
+    scores = rewards.score_batch([OK, OK])
+    assert [s.total for s in scores] == [1.0, 1.0]  # 0 for each: no advantage moves
+    assert [s.components["diverse"] for s in scores] == [0.0, 0.0]
+    assert "over its budget of 0.2 CPU-s: the group's failure" in scores[0].errors[0]
+    rewards.component_budget_s = 0.2  # 0.4 for the pair: in budget
+    assert [s.total for s in rewards.score_batch([OK, OK])] == [2.0, 2.0]
 
 
 def test_scaled_total_is_the_set_total_times_its_factors():

@@ -45,11 +45,13 @@ import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from watercolor.canvas import Canvas
 
 log = logging.getLogger(__name__)
 ComponentFn = Callable[..., float | None]
+T = TypeVar("T")
 # One component's CPU budget on one canvas (seconds of the scoring thread's own clock, so other
 # threads and processes do not count): ~50x the slowest offline component measured (~0.04 s,
 # show_through on an SVG canvas, 2026-12-05). Checked when the component returns, like the
@@ -85,9 +87,42 @@ def component_value(
 ) -> tuple[float | None, str | None, bool]:
     """(value, error, overran) of one component on one canvas: None where it raised (a bug of
     ours), 0 where it spent over `budget_s` CPU seconds of this thread (the reply's failure)."""
+    value, error, overran = _guarded(name, lambda: component(canvas, columns), budget_s, "reply")
+    if error:
+        log.error("%s (reply: %.80r)", error, canvas.reply or canvas.sketch)
+    return value, error, overran
+
+
+def group_values(
+    name: str, component: Component, canvases: list[Canvas], columns: Mapping, budget_s: float
+) -> tuple[list[float | None], str | None]:
+    """(one value per canvas, error) of a group component: all None where it raised or gave
+    another count of values (a bug of ours), all 0 where it spent over `budget_s` CPU seconds
+    per canvas (the group's replies made it slow; which one cannot be told, and a constant over
+    the group moves no GRPO advantage)."""
+
+    def call() -> list[float | None]:
+        values = list(component(canvases, columns))
+        if len(values) != len(canvases):
+            raise ValueError(f"gave {len(values)} values for {len(canvases)} canvases")
+        return values
+
+    values, error, overran = _guarded(name, call, budget_s * len(canvases), "group's")
+    if error:
+        log.error("%s (a group of %d replies)", error, len(canvases))
+    if values is None or overran:
+        values = [None if values is None else 0.0] * len(canvases)
+    return values, error
+
+
+def _guarded(
+    name: str, call: Callable[[], T], budget_s: float, whose: str
+) -> tuple[T | float | None, str | None, bool]:
+    """(call's value, error, overran): None where it raised, 0.0 where it spent over `budget_s`
+    CPU seconds of this thread."""
     started = time.thread_time()
     try:
-        value, error = component(canvas, columns), None
+        value, error = call(), None
     except ImportError:
         raise  # a missing extra fails every canvas: a setup error, said at once
     except Exception as exc:  # a scorer's bug costs this canvas its verdict, not the batch
@@ -97,10 +132,8 @@ def component_value(
         value = 0.0
         error = (
             f"reward component {name} took {spent:.2f} CPU-s, over its budget of {budget_s:g} "
-            "CPU-s: the reply's failure, scored 0"
+            f"CPU-s: the {whose} failure, scored 0"
         )
-    if error:
-        log.error("%s (reply: %.80r)", error, canvas.reply or canvas.sketch)
     return value, error, overran
 
 
@@ -187,19 +220,24 @@ class RewardSet:
             self.score(canvas, **{k: v[i] for k, v in columns.items()})
             for i, canvas in enumerate(canvases)
         ]
+        budget = self.component_budget_s
         for name, group in self.group_components.items():
-            values = group(list(canvases), columns)
+            values, error = group_values(name, group, list(canvases), columns, budget)
             pairs = zip(scores, values, strict=True)
-            scores = [self._add(score, name, group.weight, value) for score, value in pairs]
+            scores = [self._add(score, name, group.weight, v, error) for score, v in pairs]
         return scores
 
-    def _add(self, score: Score, name: str, weight: float, value: float | None) -> Score:
-        """`score` with a group component's value recorded and (weighted) added to its total."""
+    def _add(
+        self, score: Score, name: str, weight: float, value: float | None, error: str | None
+    ) -> Score:
+        """`score` with a group component's value (and error) recorded and (weighted) added to
+        its total."""
         components = {**score.components, name: value}
         total = score.total
         if total is not None and score.gate_passed and weight:
             total = None if value is None else total + self._normalised(weight * value)
-        return Score(total, components, score.gate_passed, score.errors)
+        errors = score.errors + ((error,) if error else ())
+        return Score(total, components, score.gate_passed, errors)
 
     def _normalised(self, weighted_sum: float) -> float:
         if not self.normalise:
