@@ -17,9 +17,9 @@ from functools import partial
 import pytest
 
 from watercolor import audit
-from watercolor.analysis.audit import Margins, audit_lines
+from watercolor.analysis.audit_verdicts import Margins, audit_lines
 from watercolor.config import compose_train, reward_set, reward_sets
-from watercolor.render import cli
+from watercolor.render import options
 from watercolor.rewards.reward_set import second_paper
 from watercolor.tasks import build_task
 
@@ -96,7 +96,7 @@ async def rendered(task_name: str, pairs: int | None = None):
     cfg = compose_train([f"task={task_name}"])
     task = build_task(cfg.task)
     table = audit.audit_table(task, pairs)
-    config = cli.render_config(cfg, workers=2)
+    config = options.render_config(cfg, workers=2)
     paper = second_paper(reward_sets(offline=True, task=task_name).values())
     episode = task.episode if paper is None else partial(task.episode, second_paper=paper)
     return table, await audit.render_table(table, task, config, progress=False, episode=episode)

@@ -176,3 +176,20 @@ def test_analysis_imports_no_model_stack_and_no_task():
         or target.startswith(("watercolor.tasks", "watercolor.policy", "watercolor.training"))
     }
     assert not found, "analysis reaching a model, a task or training:\n" + "\n".join(sorted(found))
+
+
+def test_no_module_name_repeats_across_the_packages():
+    # A name says what a module is, once: `compare.py` (the command) and the comparison it runs
+    # are two names. Two kinds of repeat are meant, each a contract rather than a coincidence:
+    # Python's own names (`__init__`, `__main__`), and a task's parts, which every task package
+    # under tasks/ names alike (a task's `prompts`, `gate`, `harness`, `episode`, `audit`, ...),
+    # as a new task copies them (docs/extending.md).
+    python = {"__init__", "__main__"}
+    tasks = PACKAGE / "tasks"
+    seen: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.stem in python or (path.is_relative_to(tasks) and path.parent.parent == tasks):
+            continue  # a task's own part (tasks/<task>/<part>.py)
+        seen.setdefault(path.stem, []).append(str(path.relative_to(PACKAGE)))
+    repeated = {stem: paths for stem, paths in seen.items() if len(paths) > 1}
+    assert not repeated, f"module names used twice: {repeated}"

@@ -14,7 +14,7 @@ the task's episode as training renders it (conf/train.yaml composed with the ove
 flags: its gate, the renderer at pixel density 0.5), and scored by the set. It prints each
 sketch's total, each cheat's share of the weakest genuine painting and each pair kind's mean
 difference with its 95 % bootstrap interval, with a verdict per line and overall against the
-margins (`watercolor.analysis.audit`): a cheat earns at most `--cheat-share` (0.5) of the
+margins (`watercolor.analysis.audit_verdicts`): a cheat earns at most `--cheat-share` (0.5) of the
 weakest genuine painting; a reference outscores its twin (the interval above 0).
 
 Exit code: 0 when every check passes, 1 when one fails, 2 for usage errors or when the
@@ -41,14 +41,14 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig
 
 from watercolor import usage
-from watercolor.analysis.audit import Margins, audit_lines, passed, report
+from watercolor.analysis.audit_verdicts import Margins, audit_lines, passed, report
 from watercolor.canvas import Canvas
 from watercolor.config import compose_config, reward_set_names
-from watercolor.render import cli
+from watercolor.render import options
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.reward_set import RewardSet
 from watercolor.tasks import Task, build_task
-from watercolor.tasks.audit import AuditTable
+from watercolor.tasks.audit_table import AuditTable
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -70,25 +70,25 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--json", action="store_true", help="one JSON object, not the table")
     parser.add_argument("--csv", type=Path, help="also write the lines to this CSV file")
-    cli.add_render_arguments(parser)
+    options.add_render_arguments(parser)
     return parser.parse_args(argv)
 
 
 def composed(args: argparse.Namespace) -> tuple[str, DictConfig]:
     """(the reward set's name, conf/train.yaml composed as training composes it for the task
     with that set, the flags and the overrides); ValueError for an unknown set or another
-    task's (`cli.compose_scoring`)."""
+    task's (`options.compose_scoring`)."""
     named = [o.split("=", 1)[1] for o in args.overrides if o.startswith("reward=")]
     args.set = [o for o in args.overrides if not o.startswith("reward=")] + args.set
     if named and named[-1] not in (names := reward_set_names()):
         raise ValueError(f"unknown reward set {named[-1]!r}; choose from {names}")
     reward = named[-1] if named else _task_default(args)
-    return reward, cli.compose_scoring(args, reward)
+    return reward, options.compose_scoring(args, reward)
 
 
 def _task_default(args: argparse.Namespace) -> str:
     """The reward set training composes for the task (conf/task/svg.yaml names its own)."""
-    cfg = compose_config("train", cli.overrides(args), return_hydra_config=True)
+    cfg = compose_config("train", options.overrides(args), return_hydra_config=True)
     return cfg.hydra.runtime.choices["reward"]
 
 
@@ -127,7 +127,7 @@ async def render_table(
     a reward set needs, `episode(task, rewards)`) once, in one pool."""
     todo, started = replies(table), time.monotonic()
     episode = episode or task.episode
-    async with cli.pool(config, task.harness) as pool:
+    async with options.pool(config, task.harness) as pool:
 
         async def paint(reply: str) -> tuple[str, Canvas]:
             return reply, await episode(pool, reply, seed=seed)
@@ -199,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"audit: reward set {reward!r} on the {task.name!r} task: {len(table.sketches)} "
           f"sketches, {len(kinds)} pair kinds x {len(table.pairs) // max(len(kinds), 1)} pairs",
           file=sys.stderr)  # fmt: skip
-    config = cli.render_config(cfg, workers=2)
+    config = options.render_config(cfg, workers=2)
     painted = episode(task, rewards)
     canvases = asyncio.run(render_table(table, task, config, args.seed, episode=painted))
     if failures := infra_failures(canvases):

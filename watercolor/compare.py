@@ -1,7 +1,7 @@
-"""`python -m watercolor.compare`: lay training runs side by side (watercolor/analysis/compare.py
+"""`python -m watercolor.compare`: lay training runs side by side (watercolor/analysis/comparison.py
 says what it reads and writes; `--help` lists the ways to name the runs)."""
 
-from watercolor.analysis.compare import main
+from watercolor.analysis.comparison import main
 
 if __name__ == "__main__":
     main()

@@ -9,7 +9,7 @@
 
 or without Hydra (the engine of a "trained with x, scored by y" matrix):
 
-    >>> from watercolor.evaluation.evaluate import evaluate_model, load_reward_sets, summarise
+    >>> from watercolor.evaluation.held_out import evaluate_model, load_reward_sets, summarise
     >>> spec = EvaluationSpec.configured(samples=4)   # conf/evaluate.yaml's task and renderer
     >>> table = evaluate_model("outputs/runs/.../final", prompts("heldout")[:8],
     ...                        load_reward_sets("painting"), spec, canvas_dir="out/canvases")
@@ -37,7 +37,7 @@ from __future__ import annotations
 import sys
 
 from watercolor import usage
-from watercolor.evaluation.settings import check_settings
+from watercolor.evaluation.eval_settings import check_settings
 
 if __name__ == "__main__":  # first, before the evaluation stack's imports (seconds of CPU):
     usage.check_overrides("evaluate", sys.argv[1:], check_settings)  # a mistake: one line, exit 2
@@ -48,7 +48,7 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
-from watercolor.evaluation.evaluate import run
+from watercolor.evaluation.held_out import run
 
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="evaluate")

@@ -37,7 +37,7 @@ from omegaconf import DictConfig
 from watercolor import usage
 from watercolor.canvas import Canvas, Status
 from watercolor.config import default_option, reward_set_names
-from watercolor.render import cli
+from watercolor.render import options
 from watercolor.rewards.reward_set import RewardSet, Score
 from watercolor.tasks import build_task, other_task
 
@@ -57,7 +57,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--prompt", default="", help="the request the sketch answers")
     parser.add_argument("--json", action="store_true", help="JSON instead of a table")
-    cli.add_render_arguments(parser)
+    options.add_render_arguments(parser)
     return parser.parse_args(argv)
 
 
@@ -72,8 +72,8 @@ def sketch_files(path: Path, suffix: str) -> list[Path]:
 async def paint_all(replies: list[str], cfg: DictConfig, seed: int) -> list[Canvas]:
     """Each reply through the task's episode, in the composed renderer."""
     task = build_task(cfg.task)
-    config = cli.render_config(cfg, workers=min(len(replies), 2))
-    async with cli.pool(config, task.harness) as pool:
+    config = options.render_config(cfg, workers=min(len(replies), 2))
+    async with options.pool(config, task.harness) as pool:
         return list(await asyncio.gather(*(task.episode(pool, r, seed=seed) for r in replies)))
 
 
@@ -83,7 +83,7 @@ def composed(args: argparse.Namespace) -> DictConfig:
     flags and `--set`."""
     if args.reward is not None and args.reward not in (names := reward_set_names()):
         raise ValueError(f"unknown reward set {args.reward!r}; choose from {names}")
-    return cli.compose_scoring(args, args.reward)
+    return options.compose_scoring(args, args.reward)
 
 
 def record(canvas: Canvas, score: Score) -> dict:

@@ -13,7 +13,7 @@ import torch
 from hydra.utils import instantiate
 
 from watercolor.config import compose_train
-from watercolor.evaluation.evaluate import generate_samples, training_sampling
+from watercolor.evaluation.held_out import generate_samples, training_sampling
 from watercolor.policy.loading import load_policy
 
 torch.set_num_threads(int(sys.argv[2]))

@@ -14,7 +14,7 @@ from pathlib import Path
 from hydra.utils import instantiate
 
 from watercolor.config import compose_train
-from watercolor.evaluation.evaluate import generate_samples, training_sampling
+from watercolor.evaluation.held_out import generate_samples, training_sampling
 from watercolor.policy.loading import load_policy
 
 num_prompts = int(sys.argv[2]) if len(sys.argv) > 2 else 3

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 from analysis_helpers import REPO
 
-from watercolor.analysis import compare
+from watercolor.analysis import comparison
 from watercolor.config import reward_set_names
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
@@ -42,7 +42,7 @@ def test_train_then_compare_and_evaluate_the_run(tmp_path, monkeypatch):
     run_id = (tmp_path / "run" / "mlflow_run_id").read_text().strip()
 
     monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
-    compare.main(["--sweep-dir", str(tmp_path / "run"), "--out", str(tmp_path / "compare")])
+    comparison.main(["--sweep-dir", str(tmp_path / "run"), "--out", str(tmp_path / "compare")])
     table = pd.read_csv(tmp_path / "compare" / "runs.csv")
     assert list(table["run_id"]) == [run_id] and table["steps"].item() == 2
     assert table["reward_set"].item() == "fine_grained" and "final/reward/total" in table
@@ -63,11 +63,11 @@ def test_train_then_compare_and_evaluate_the_run(tmp_path, monkeypatch):
     assert {"total/gated", "execution_rate"} <= set(evaluation.data.metrics)
     logged = {a.path for a in client.list_artifacts(evaluation.info.run_id)}
     assert {"samples.csv", "samples.parquet", "summary.json", "gallery.html"} <= logged
-    assert len(compare.select_runs(client, experiment="watercolor")) == 1  # training only
+    assert len(comparison.select_runs(client, experiment="watercolor")) == 1  # training only
 
     run_module("watercolor.evaluate", "num_prompts=2", "samples=2",
                f"hydra.run.dir={tmp_path}/untrained", *shared, uri=uri)  # fmt: skip
-    check_statistics(compare.main(["--sweep-dir", str(tmp_path / "run"), "--resamples", "500",
+    check_statistics(comparison.main(["--sweep-dir", str(tmp_path / "run"), "--resamples", "500",
                                    "--out", str(tmp_path / "compare_evaluated")]))  # fmt: skip
 
 

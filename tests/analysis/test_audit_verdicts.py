@@ -1,10 +1,17 @@
-"""The audit's verdicts from scores (`watercolor.analysis.audit`): cheat shares and pair CIs."""
+"""The audit's verdicts from scores (`watercolor.analysis.audit_verdicts`): shares, pair CIs."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from watercolor.analysis.audit import Margins, audit_lines, pair_line, passed, report, share
+from watercolor.analysis.audit_verdicts import (
+    Margins,
+    audit_lines,
+    pair_line,
+    passed,
+    report,
+    share,
+)
 
 
 def sketches(rows: list[tuple[str, str, str, float]]) -> pd.DataFrame:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from watercolor.analysis import compare
+from watercolor.analysis import comparison
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 STUDIES = [
@@ -34,7 +34,7 @@ def test_a_studys_committed_tables_rebuild_from_its_records(study, tmp_path):
     folder = EXPERIMENTS / study
     committed = sorted((folder / "compare").glob("*.csv"))
     assert len(committed) >= 8, committed
-    compare.main(["--records", str(folder / "records"), "--out", str(tmp_path),
+    comparison.main(["--records", str(folder / "records"), "--out", str(tmp_path),
                   "--no-gallery", "--no-log"])  # fmt: skip
     for table in committed:
         rebuilt = tmp_path / table.name

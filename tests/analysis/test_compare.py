@@ -22,13 +22,13 @@ from analysis_helpers import (
 )
 from PIL import Image
 
-from watercolor.analysis import compare, matrix
+from watercolor.analysis import comparison, matrix
 from watercolor.tracking import SAVED_VIEW_PREFIX, STORE_FILE
 
 
 def run_compare(tmp_path, *selection: str, log: bool = False):
     out = tmp_path / "compare"
-    paths = compare.main([*selection, "--out", str(out), *([] if log else ["--no-log"])])
+    paths = comparison.main([*selection, "--out", str(out), *([] if log else ["--no-log"])])
     return out, paths, pd.read_csv(out / "runs.csv")
 
 
@@ -181,7 +181,7 @@ def test_compare_is_logged_as_its_own_run_and_never_compared(store, tmp_path):
     assert set(run.data.tags["runs"].split(",")) == set(store["run_ids"].values())
     artifacts = {a.path for a in client.list_artifacts(run.info.run_id)}
     assert {"runs.csv", "aggregate.csv", "curves.png", "gallery.html", "gallery"} <= artifacts
-    again = compare.select_runs(client, experiment=EXPERIMENT)
+    again = comparison.select_runs(client, experiment=EXPERIMENT)
     assert len(again) == 4  # the compare run itself is not a training run
 
 
@@ -192,7 +192,7 @@ def test_by_default_compare_reads_and_logs_where_training_does(tmp_path, monkeyp
     outputs = tmp_path / "outputs"
     log_training_run(f"sqlite:///{outputs / 'mlflow.db'}", tmp_path / "sweep" / "0_coarse",
                      "coarse", 0, outputs / "mlartifacts")  # fmt: skip
-    compare.main(["--experiment", EXPERIMENT, "--no-gallery", "--out", str(tmp_path / "out")])
+    comparison.main(["--experiment", EXPERIMENT, "--no-gallery", "--out", str(tmp_path / "out")])
     client = mlflow.MlflowClient(f"sqlite:///{outputs / 'mlflow.db'}")
     (logged,) = client.search_runs(
         [client.get_experiment_by_name(f"{EXPERIMENT}-compare").experiment_id],
@@ -256,7 +256,7 @@ def smoothed(synthetic_store, tmp_path_factory):
     out = tmp_path_factory.mktemp("smoothed")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MLFLOW_TRACKING_URI", synthetic_store["uri"])
-        compare.main(["--experiment", EXPERIMENT, "--out", str(out), "--no-log", "--ema", "0.5"])
+        comparison.main(["--experiment", EXPERIMENT, "--out", str(out), "--no-log", "--ema", "0.5"])
     return out
 
 
@@ -306,8 +306,8 @@ def test_behaviour_means_and_differences_recover_the_known_rates(smoothed):
     truth = {"(untrained)": 0.25, "coarse": 0.5, "gated": 0.75, "coarse - (untrained)": 0.25,
              "gated - (untrained)": 0.5, "coarse - gated": -0.25}  # fmt: skip
     assert set(rates.index) == set(truth)
-    for comparison, value in truth.items():
-        row = rates.loc[comparison]
+    for name, value in truth.items():
+        row = rates.loc[name]
         assert row["mean"] == pytest.approx(value) and row["low"] <= value <= row["high"]
     assert rates.loc["coarse - gated", "high"] < 0  # a real difference is told apart from 0
 
@@ -315,7 +315,7 @@ def test_behaviour_means_and_differences_recover_the_known_rates(smoothed):
 def test_printed_output_opens_with_the_verdict(synthetic_store, smoothed, tmp_path, monkeypatch,
                                                capsys):  # fmt: skip
     monkeypatch.setenv("MLFLOW_TRACKING_URI", synthetic_store["uri"])
-    compare.main(["--runs", synthetic_store["run_ids"]["coarse", 0], "--out", str(tmp_path),
+    comparison.main(["--runs", synthetic_store["run_ids"]["coarse", 0], "--out", str(tmp_path),
                   "--no-log", "--resamples", "200"])  # fmt: skip
     printed = capsys.readouterr().out
     assert printed.startswith("verdict:") and "n/a (no other trained set)" in printed
@@ -385,8 +385,8 @@ def test_wash_load_is_tabulated_only_where_the_samples_carry_it():
 def test_ema_weight_outside_zero_to_one_is_refused():
     for weight in ("1", "-0.5", "1.5"):
         with pytest.raises(SystemExit):
-            compare.parse_args(["--experiment", "x", "--ema", weight])
-    assert compare.parse_args(["--experiment", "x", "--ema", "0"]).ema == 0.0
+            comparison.parse_args(["--experiment", "x", "--ema", weight])
+    assert comparison.parse_args(["--experiment", "x", "--ema", "0"]).ema == 0.0
 
 
 def test_gallery_cards_skip_the_preamble_every_reply_shares(tmp_path):

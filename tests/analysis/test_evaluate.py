@@ -18,7 +18,7 @@ from watercolor.analysis.behaviour import BEHAVIOURS
 from watercolor.canvas import Canvas, Status
 from watercolor.config import reward_set_names
 from watercolor.cores import torch_threads
-from watercolor.evaluation.evaluate import (
+from watercolor.evaluation.held_out import (
     evaluate_model,
     load_reward_sets,
     resolve_checkpoint,

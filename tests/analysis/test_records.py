@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 from analysis_helpers import EXPERIMENT, STUDY
 
-from watercolor.analysis import compare, records
+from watercolor.analysis import comparison, records
 
 TABLES = ("runs", "aggregate", "provenance", "curves", "matrix", "matrix_aggregate", "matrix_ci",
           "verdict", "behaviour_ci")  # fmt: skip
@@ -77,8 +77,8 @@ def test_compare_gives_the_same_tables_from_the_records_as_from_the_store(store,
     runs = records.select_runs(client, study=STUDY)
     options = {"resamples": 300, "seed": 3, "gallery": False}
     found = records.from_store(client, runs, records.evaluations(client, runs))
-    from_store = compare.compare(found, None, tmp_path / "store", **options)
-    from_records = compare.compare(records.read(exported), None, tmp_path / "records", **options)
+    from_store = comparison.compare(found, None, tmp_path / "store", **options)
+    from_records = comparison.compare(records.read(exported), None, tmp_path / "records", **options)
     for name in TABLES:
         key = "curves_table" if name == "curves" else name
         one = pd.read_csv(from_store[key], dtype=str, keep_default_na=False)
@@ -93,9 +93,9 @@ def test_the_equality_test_would_see_a_source_read_differently(store, exported, 
     found = records.read(exported)
     for run_id in found.histories:
         found.histories[run_id] = found.histories[run_id].drop(columns=["reward/total"])
-    changed = compare.compare(found, None, tmp_path / "changed", resamples=300, seed=3,
+    changed = comparison.compare(found, None, tmp_path / "changed", resamples=300, seed=3,
                               gallery=False)  # fmt: skip
-    intact = compare.compare(records.read(exported), None, tmp_path / "intact", resamples=300,
+    intact = comparison.compare(records.read(exported), None, tmp_path / "intact", resamples=300,
                              seed=3, gallery=False)  # fmt: skip
     one, other = pd.read_csv(changed["runs"]), pd.read_csv(intact["runs"])
     assert not one.equals(other)
@@ -105,7 +105,7 @@ def test_compare_main_reads_a_records_folder_and_logs_nothing(store, exported, t
     client = mlflow.MlflowClient(store["uri"])
     experiment = client.get_experiment_by_name(EXPERIMENT).experiment_id
     before = len(client.search_runs([experiment], "tags.kind = 'compare'"))
-    paths = compare.main(["--records", str(exported), "--out", str(tmp_path / "out"),
+    paths = comparison.main(["--records", str(exported), "--out", str(tmp_path / "out"),
                           "--no-gallery", "--resamples", "200"])  # fmt: skip
     assert pd.read_csv(paths["runs"])["reward_set"].tolist() == ["coarse"] * 2 + ["gated"] * 2
     assert list(pd.read_csv(paths["matrix"])["trained_with"]) == [
@@ -133,7 +133,7 @@ def test_runs_of_one_set_differing_in_more_than_their_seed_are_reported_loudly(
     run = json.loads(file.read_text())
     file.write_text(json.dumps(run | {"config_hash": "another", "commit": "f" * 40,
                                       "dirty": "true"}))  # fmt: skip
-    compare.main(["--records", str(exported), "--out", str(tmp_path / "out"), "--no-gallery",
+    comparison.main(["--records", str(exported), "--out", str(tmp_path / "out"), "--no-gallery",
                   "--resamples", "100"])  # fmt: skip
     warned = capsys.readouterr().err
     assert "runs of gated differ in more than their seed" in warned

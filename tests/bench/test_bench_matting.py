@@ -5,7 +5,7 @@ import argparse
 
 import pytest
 
-from watercolor.bench.matting import bench_matting
+from watercolor.bench.matting_cost import bench_matting
 from watercolor.tasks.painting import SAMPLES_DIR
 
 pytestmark = pytest.mark.browser

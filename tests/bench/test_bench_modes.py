@@ -3,7 +3,7 @@ from their figures (tests/bench/test_bench_train.py runs the modes for real, slo
 
 from __future__ import annotations
 
-from watercolor.bench import cli, train
+from watercolor.bench import cli, grpo_steps
 
 
 def test_threads_mode_runs_the_sequential_steps_on_n_threads_and_prints_ratios(monkeypatch):
@@ -15,17 +15,17 @@ def test_threads_mode_runs_the_sequential_steps_on_n_threads_and_prints_ratios(m
         return {"step_s": 10.0 / threads, "cpu_total_s": 30.0 * threads,
                 "cpu_generation_s": 4.0 * threads, "cpu_update_s": 1.0}  # fmt: skip
 
-    monkeypatch.setattr(train, "train_split", split)
-    figures = train.bench_train(cli.parse_args(["train", "--smoke", "--threads", "2"]))
+    monkeypatch.setattr(grpo_steps, "train_split", split)
+    figures = grpo_steps.bench_train(cli.parse_args(["train", "--smoke", "--threads", "2"]))
     assert started == [(False, 1, []), (True, 1, []), (False, 1, ["threads=2"])]
     assert figures["threads2_step_s_ratio"] == 0.5
     assert figures["threads2_cpu_total_s_ratio"] == 2.0
     assert figures["threads2_cpu_update_s_ratio"] == 1.0
-    assert "threads2_step_s_ratio" not in train.bench_train(cli.parse_args(["train"]))
+    assert "threads2_step_s_ratio" not in grpo_steps.bench_train(cli.parse_args(["train"]))
 
 
 def test_a_modes_overrides_come_after_the_users(tmp_path):
     args = cli.parse_args(["train", "--set", "threads=1", "--set", "trainer.max_steps=9"])
-    command = train.train_command(args, False, str(tmp_path), 1, ["threads=2"])
+    command = grpo_steps.train_command(args, False, str(tmp_path), 1, ["threads=2"])
     assert command[-1] == "threads=2" and "trainer.max_steps=9" in command
     assert command.index("trainer.max_steps=9") > command.index("trainer.max_steps=6")

@@ -21,23 +21,23 @@ from watercolor.bench import cli as bench_cli
 from watercolor.bench import remote
 from watercolor.config import compose_train
 from watercolor.render import __main__ as render_command
-from watercolor.render import cli
+from watercolor.render import options
 from watercolor.tasks import build_task
 from watercolor.tasks.painting.gate import ANCHOR_BRUSH_METHODS
 
 
 def composed(*argv: str, extra: tuple[str, ...] = ()):
-    return cli.compose(render_command.parse_args(["sketch.js", *argv]), extra)
+    return options.compose(render_command.parse_args(["sketch.js", *argv]), extra)
 
 
 def test_render_settings_are_trainings():
     training = instantiate(compose_train().renderer)
-    assert cli.render_config(composed()) == replace(training, workers=1)
+    assert options.render_config(composed()) == replace(training, workers=1)
     assert training.pixel_density == 0.5  # conf/renderer/local.yaml, not RenderConfig's 1.0
 
 
 def test_flags_and_overrides_change_the_composed_renderer():
-    config = cli.render_config(
+    config = options.render_config(
         composed("--size", "256", "--pixel-density", "1", "--time-limit", "3",
                  "--chromium", "/opt/chromium", "--set", "renderer.max_frames=1")
     )  # fmt: skip
@@ -56,7 +56,7 @@ def test_score_composes_the_named_reward_set_with_the_overrides():
     cfg = score.parse_args(
         ["s.js", "--reward", "gated", "--set", "reward.components.coverage.weight=0"]
     )
-    rewards = instantiate(cli.compose(cfg, [f"reward={cfg.reward}"]).reward)
+    rewards = instantiate(options.compose(cfg, [f"reward={cfg.reward}"]).reward)
     assert rewards.gate and rewards.weights["coverage"] == 0
 
 
@@ -73,7 +73,7 @@ def test_a_scored_canvas_has_the_configured_density():
     # 600 px sketch coordinates at conf's density 0.5: a 300 x 300 raster; `--set` changes it.
     for argv, side in [((), 300), (("--set", "renderer.pixel_density=0.25"), 150)]:
         args = score.parse_args(["s.js", "--reward", "coarse", *argv])
-        cfg = cli.compose(args, [f"reward={args.reward}"])
+        cfg = options.compose(args, [f"reward={args.reward}"])
         (canvas,) = asyncio.run(score.paint_all([WATERCOLOUR], cfg, seed=0))
         assert canvas.ok and canvas.rgba.shape == (side, side, 4), canvas.errors
 

@@ -18,7 +18,7 @@ import pytest
 
 from watercolor import usage
 from watercolor.config import runs
-from watercolor.evaluation.settings import check_settings as check_evaluation
+from watercolor.evaluation.eval_settings import check_settings as check_evaluation
 from watercolor.training.settings import check_settings as check_training
 
 REPO = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ import pytest
 from PIL import Image
 
 from watercolor.canvas import Canvas, Status
-from watercolor.env.scoring import gated_coverage
+from watercolor.env.step_reward import gated_coverage
 
 CREAM = (250, 243, 227, 255)
 

@@ -88,7 +88,7 @@ async def test_the_oracle_earns_the_top_and_a_null_reply_stays_under_the_floor(t
 
     from watercolor.env.environment import CanvasEnvironment
     from watercolor.env.models import CanvasAction
-    from watercolor.env.scoring import RewardSetScore
+    from watercolor.env.step_reward import RewardSetScore
     from watercolor.render.pool import RenderPool
     from watercolor.tasks import build_task
 

@@ -16,7 +16,7 @@ from watercolor.canvas import Canvas, Status
 from watercolor.config import compose_train, reward_set
 from watercolor.env.environment import CanvasEnvironment, checked_turns
 from watercolor.env.models import CanvasAction
-from watercolor.env.scoring import RewardSetScore
+from watercolor.env.step_reward import RewardSetScore
 from watercolor.render.pool import RenderConfig, RenderPool
 from watercolor.tasks import build_task
 from watercolor.tasks.painting.feedback import feedback

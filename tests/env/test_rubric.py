@@ -13,7 +13,7 @@ from watercolor.canvas import Canvas, Status
 from watercolor.config import compose_train, reward_sets
 from watercolor.env.environment import CanvasEnvironment
 from watercolor.env.rubric import RewardSetRubric
-from watercolor.env.scoring import RewardSetScore
+from watercolor.env.step_reward import RewardSetScore
 from watercolor.rewards.reward_set import RewardSet
 from watercolor.tasks import build_task
 

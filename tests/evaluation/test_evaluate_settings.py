@@ -11,7 +11,7 @@ import pytest
 from omegaconf import OmegaConf
 
 from watercolor.config import compose_config, compose_train, default_option
-from watercolor.evaluation import evaluate
+from watercolor.evaluation import held_out
 from watercolor.training import study
 
 
@@ -33,18 +33,18 @@ def trained_run(tmp_path, monkeypatch) -> str:
 
 def test_revision_feedback_names_the_set_the_model_was_trained_with(trained_run, tmp_path):
     asked = compose_config("evaluate").feedback_reward  # conf/evaluate.yaml, as a user runs it
-    name, rewards = evaluate.feedback_rewards(asked, str(tmp_path / "final"), trained_run)
+    name, rewards = held_out.feedback_rewards(asked, str(tmp_path / "final"), trained_run)
     assert name == "gated" and rewards.gate == ("clean_run", "gate_pass", "not_blank")
     assert rewards.weights["coverage"] == 0  # the run's own override, not conf/reward's 0.05
     # No training run: the set a built revising painter's records were scored with.
     built = tmp_path / "tiny-revise-0123"
     built.mkdir()
     (built / "build.json").write_text(json.dumps({"config": {"feedback_reward": "coarse"}}))
-    assert evaluate.feedback_rewards(asked, str(built), None)[0] == "coarse"
+    assert held_out.feedback_rewards(asked, str(built), None)[0] == "coarse"
     # Neither: conf/train.yaml's default set, which a default run's feedback names.
-    assert evaluate.feedback_rewards(asked, "Qwen/Qwen3.5-4B", None)[0] == default_option("reward")
+    assert held_out.feedback_rewards(asked, "Qwen/Qwen3.5-4B", None)[0] == default_option("reward")
     # A set named on the command line wins.
-    assert evaluate.feedback_rewards("coarse", str(built), trained_run)[0] == "coarse"
+    assert held_out.feedback_rewards("coarse", str(built), trained_run)[0] == "coarse"
 
 
 class Stop(Exception):
@@ -59,20 +59,20 @@ def test_evaluation_generates_with_the_threads_training_takes(tmp_path, monkeypa
         given["spec"] = spec
         raise Stop
 
-    monkeypatch.setattr(evaluate, "evaluate_model", noted)
+    monkeypatch.setattr(held_out, "evaluate_model", noted)
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
     cfg = compose_config("evaluate", [
         "threads=3", "checkpoint=Qwen/Qwen3.5-4B", "rewards=[coarse]", f"paths.outputs={tmp_path}",
     ])  # fmt: skip
     with pytest.raises(Stop):
-        evaluate.run(cfg, tmp_path / "evaluation")
+        held_out.run(cfg, tmp_path / "evaluation")
     assert given["spec"].threads == 3
 
 
 @pytest.mark.parametrize("threads", [2, None])
 def test_a_studys_evaluations_take_their_training_jobs_threads(threads, tmp_path, monkeypatch):
     seen = []
-    monkeypatch.setattr(evaluate, "run", lambda cfg, out_dir: seen.append(cfg.threads))
+    monkeypatch.setattr(held_out, "run", lambda cfg, out_dir: seen.append(cfg.threads))
     config = OmegaConf.create({
         "threads": threads, "study": {"records": None},
         "tracking": {"experiment": "e", "uri": f"sqlite:///{tmp_path}/m.db", "artifacts": "a"},

@@ -6,7 +6,7 @@ import pytest
 from render_sketches import SIZE, WATERCOLOUR
 
 from watercolor.bench.common import RICH_DIR, sample_sketches
-from watercolor.bench.render import where_the_time_goes
+from watercolor.bench.render_modes import where_the_time_goes
 from watercolor.render import RenderConfig
 
 pytestmark = pytest.mark.browser

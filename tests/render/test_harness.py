@@ -10,7 +10,7 @@ import pytest
 
 from watercolor.render import RenderConfig
 from watercolor.render.browser import chromium_executable, chromium_flags
-from watercolor.render.harness import CONTENT_SECURITY_POLICY, fill_template, inline_script
+from watercolor.render.page_harness import CONTENT_SECURITY_POLICY, fill_template, inline_script
 from watercolor.render.watchdog import MemoryWatchdog, descendants, find_process, resident_mb
 from watercolor.tasks.painting.assets import BRUSH_JS, P5_JS, library_source
 from watercolor.tasks.painting.harness import HARNESS

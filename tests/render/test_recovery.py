@@ -20,7 +20,7 @@ from render_sketches import (
 
 from watercolor.canvas import Status
 from watercolor.render import RenderConfig, RenderPool
-from watercolor.render.harness import Harness
+from watercolor.render.page_harness import Harness
 from watercolor.render.watchdog import (
     CpuMeter,
     adopted_browser_processes,

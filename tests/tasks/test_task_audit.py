@@ -1,4 +1,4 @@
-"""Each task's reward-audit table (`Task.audit`, watercolor/tasks/audit.py): sketch files, the
+"""Each task's reward-audit table (`Task.audit`, watercolor/tasks/audit_table.py): sketch files, the
 corpus kinds and the matched pairs, built from the task configs as the audit builds them."""
 
 import re
@@ -9,7 +9,7 @@ from omegaconf import OmegaConf
 from watercolor.analysis.provenance import config_hash
 from watercolor.config import compose_train
 from watercolor.tasks import build_task
-from watercolor.tasks.audit import CHEAT, GENUINE, read_sketch, twin_pairs
+from watercolor.tasks.audit_table import CHEAT, GENUINE, read_sketch, twin_pairs
 from watercolor.tasks.painting.audit import SAMPLE_PROMPTS
 from watercolor.tasks.painting.twins import opaque as painting_opaque
 from watercolor.tasks.painting.twins import pale as painting_pale

@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "analysis"))
 from analysis_helpers import rollouts  # noqa: E402  (synthetic scored steps, shared)
 
 from watercolor import tracking  # noqa: E402
-from watercolor.analysis import compare  # noqa: E402
+from watercolor.analysis import comparison  # noqa: E402
 from watercolor.render.browser import chromium_executable, chromium_flags  # noqa: E402
 from watercolor.tracking import log_rollouts, mlflow_run, run_name, ui_links  # noqa: E402
 from watercolor.training.mlflow_callback import RolloutLogger  # noqa: E402
@@ -219,7 +219,7 @@ def jobs_ui(jobs, tmp_path):
 
 async def test_the_side_by_side_link_overlays_the_jobs_reward_curves(jobs, jobs_ui, tmp_path):
     # The link a comparison prints (a sweep's too), saving the jobs' view in their experiment.
-    printed = compare.side_by_side(jobs["uri"], jobs["runs"], tmp_path)
+    printed = comparison.side_by_side(jobs["uri"], jobs["runs"], tmp_path)
     (link,) = re.findall(rf"{re.escape(tracking.UI_ADDRESS)}\S+", printed)
     cards = "[data-testid=experiment-view-compare-runs-card]"
     async with browser_page() as page:

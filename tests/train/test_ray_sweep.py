@@ -29,7 +29,7 @@ import pandas as pd
 import pytest
 from train_helpers import REPO, mlflow_client, train_command
 
-from watercolor.analysis import compare
+from watercolor.analysis import comparison
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 REWARD_SETS = ["coarse", "fine_grained", "gated"]
@@ -139,7 +139,7 @@ def test_three_reward_sweep_runs_as_ray_tasks_and_compares(
     assert {(j / "mlflow_run_id").read_text() for j in jobs} == {r.info.run_id for r in runs}
 
     monkeypatch.setenv("MLFLOW_TRACKING_URI", f"sqlite:///{tmp_path}/mlflow.db")
-    compare.main(["--sweep-dir", str(sweep), "--out", str(tmp_path / "compare")])
+    comparison.main(["--sweep-dir", str(sweep), "--out", str(tmp_path / "compare")])
     table = pd.read_csv(tmp_path / "compare" / "runs.csv")
     assert sorted(table["reward_set"]) == REWARD_SETS
     assert "final/reward/total" in table and (table["steps"] == 1).all()

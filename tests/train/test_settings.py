@@ -1,6 +1,6 @@
 """The numbers a run or an evaluation is refused for before anything loads
-(watercolor/training/settings.py, watercolor/evaluation/settings.py): each listed setting is one
-the composed configs hold, and a value below what works is refused in one sentence naming it."""
+(watercolor/training/settings.py, watercolor/evaluation/eval_settings.py): each listed setting is
+one the composed configs hold, and a value below what works is refused in one sentence naming it."""
 
 from __future__ import annotations
 

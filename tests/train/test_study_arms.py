@@ -83,14 +83,14 @@ def test_records_from_before_arms_are_grouped_by_their_reward_set():
 def test_every_model_of_the_study_is_evaluated_with_the_studys_overrides(tmp_path, monkeypatch):
     # Both arms' models and the untrained one get drafts and revisions (task.turns=2), whatever
     # the arm trained with; the study's hooks run for real, the evaluation is noted, not run.
-    from watercolor.evaluation import evaluate
+    from watercolor.evaluation import held_out
 
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
     cfg = finished_study_job(tmp_path, ["experiment=revise_study", "arm=single",
                                         "study.records=null"], "revise_study",
                              run_name("single", 0))  # fmt: skip
     given = []
-    monkeypatch.setattr(evaluate, "run", lambda config, out_dir: given.append(config))
+    monkeypatch.setattr(held_out, "run", lambda config, out_dir: given.append(config))
     callback = instantiate(cfg.hydra.callbacks.study)
     done = JobReturn(cfg=cfg, hydra_cfg=cfg, status=JobStatus.COMPLETED, _return_value=0.0)
     callback.on_job_end(cfg, done)

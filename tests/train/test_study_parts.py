@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from train_helpers import REPO, mlflow_client, train_command
 
-from watercolor.analysis import compare
+from watercolor.analysis import comparison
 from watercolor.analysis import records as records_module
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
@@ -106,9 +106,9 @@ def test_a_study_runs_in_parts_and_compares_from_its_records(tmp_path, monkeypat
 
     # The same tables from the store as from the records.
     options = ["--no-gallery", "--resamples", "300"]
-    from_store = compare.main(["--study", study, "--tracking-uri", f"sqlite:///{tmp_path}/mlflow.db",
+    from_store = comparison.main(["--study", study, "--tracking-uri", f"sqlite:///{tmp_path}/mlflow.db",
                                "--no-log", "--out", str(tmp_path / "store"), *options])  # fmt: skip
-    from_records = compare.main(["--records", str(records), "--out", str(tmp_path / "rec"),
+    from_records = comparison.main(["--records", str(records), "--out", str(tmp_path / "rec"),
                                  *options])  # fmt: skip
     for name in ("runs", "matrix_ci", "verdict", "behaviour_ci", "curves_table", "provenance"):
         pd.testing.assert_frame_equal(

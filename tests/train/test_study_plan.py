@@ -132,17 +132,17 @@ def test_each_evaluation_is_named_after_the_run_it_evaluates(tmp_path, monkeypat
     # The study's hooks run for real on a real store; only the evaluation itself (a model
     # sampled, Chromium painting: tests/analysis/test_evaluate.py) is replaced by a note of
     # the config and folder it was given.
-    from watercolor.evaluation import evaluate
+    from watercolor.evaluation import held_out
 
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)  # a user's store would win
     trained = run_name("gated", 0)
     cfg = finished_study_job(tmp_path, ["reward=gated"], "watercolor", trained)
     given = []
-    monkeypatch.setattr(evaluate, "run", lambda config, out_dir: given.append((config, out_dir)))
+    monkeypatch.setattr(held_out, "run", lambda config, out_dir: given.append((config, out_dir)))
     done = JobReturn(cfg=cfg, hydra_cfg=cfg, status=JobStatus.COMPLETED, _return_value=0.0)
     study.Study().on_job_end(cfg, done)
     study.Study().untrained(cfg, tmp_path / "sweep", records_dir=None)
-    names = [evaluate.evaluation_run_name(config, out_dir) for config, out_dir in given]
+    names = [held_out.evaluation_run_name(config, out_dir) for config, out_dir in given]
     assert names == [f"evaluate-{trained}", "evaluate-untrained"]
     assert [out_dir.name for _, out_dir in given] == ["evaluation", "untrained_evaluation"]
 

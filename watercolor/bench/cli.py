@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from watercolor import bench, usage
-from watercolor.bench import matting, remote, render, score, train
+from watercolor.bench import grpo_steps, matting_cost, remote, render_modes, score_cost
 from watercolor.bench.common import show
 from watercolor.tasks.painting import SAMPLES_DIR
 
@@ -62,11 +62,11 @@ def main(argv: list[str] | None = None) -> int:
     if not any(args.sketches.glob("*.js")):
         usage.fail(f"no .js sketches in {args.sketches}")
     bench = {
-        "render": render.bench_render,
-        "score": score.bench_score,
-        "train": train.bench_train,
+        "render": render_modes.bench_render,
+        "score": score_cost.bench_score,
+        "train": grpo_steps.bench_train,
         "remote": remote.bench_remote,
-        "matting": matting.bench_matting,
+        "matting": matting_cost.bench_matting,
     }[args.what]
     figures = bench(args)
     show(figures)

@@ -7,7 +7,7 @@
 It serves what training renders: the renderer, the task (episode with its gate rules, prompts,
 system prompt) and the reward set come from conf/train.yaml composed with the rendering flags
 and `--set` overrides, exactly as for `python -m watercolor.render` and `watercolor.score`
-(`watercolor.render.cli`). The renderer must be the local one (a `RenderConfig`):
+(`watercolor.render.options`). The renderer must be the local one (a `RenderConfig`):
 `renderer=remote` is refused. A session's episode takes conf/task's `turns` steps (1 by
 default); each step returns the canvas, its score and the environment's feedback.
 
@@ -34,7 +34,7 @@ from omegaconf import DictConfig, OmegaConf
 from watercolor import usage
 from watercolor.config import default_option, reward_set_names
 from watercolor.env import PORT
-from watercolor.render import cli
+from watercolor.render import options
 from watercolor.render.pool import RenderConfig
 from watercolor.tasks import build_task
 
@@ -55,7 +55,7 @@ def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int 
 
     from watercolor.env.environment import CanvasEnvironment, checked_turns
     from watercolor.env.models import CanvasAction, CanvasObservation, CanvasState
-    from watercolor.env.scoring import RewardSetScore
+    from watercolor.env.step_reward import RewardSetScore
     from watercolor.render.pool import RenderPool
 
     task = build_task(cfg.task)
@@ -110,7 +110,7 @@ def parser() -> argparse.ArgumentParser:
         f"{default_option('reward')}; or --set reward=NAME)",
     )
     parser.add_argument("--log-level", default="info")
-    cli.add_render_arguments(parser, seed=False)
+    options.add_render_arguments(parser, seed=False)
     return parser
 
 
@@ -119,7 +119,7 @@ def make_app(argv: list[str] | None = None) -> tuple[FastAPI, argparse.Namespace
     command = parser()
     args = command.parse_args(argv)
     try:
-        cfg = cli.compose_scoring(args, args.reward)
+        cfg = options.compose_scoring(args, args.reward)
         return build_app(cfg, workers=args.workers, max_sessions=args.max_sessions), args
     except (HydraException, ValueError) as error:  # a bad override, or a renderer not ours
         usage.fail(error)

@@ -111,7 +111,7 @@ def evaluate_revisions(
     each; see the module docstring), `spec.samples` drafts per prompt (`spec`: the task,
     renderer and sampling settings). `feedback_rewards` is the reward set whose components the
     feedback shows (the set the model was trained with:
-    `watercolor.evaluation.evaluate.feedback_rewards`)."""
+    `watercolor.evaluation.held_out.feedback_rewards`)."""
     model, tokenizer = spec.load(model_path)
     task, samples = spec.task, spec.samples
     tries = spec.generate(model, tokenizer, prompts, 2 * samples)

@@ -107,7 +107,7 @@ def training_sampling(train: DictConfig) -> tuple[dict, dict | None]:
 @dataclass(frozen=True)
 class EvaluationSpec:
     """How an evaluation samples, paints and scores a model: the one set of settings
-    `watercolor.evaluation.evaluate.evaluate_model` and
+    `watercolor.evaluation.held_out.evaluate_model` and
     `watercolor.evaluation.revisions.evaluate_revisions` take.
 
     `task`, `render`: the task (its conversation, episode, harness, style measures and sketch

@@ -29,7 +29,7 @@ from hydra.errors import HydraException
 
 from watercolor import usage
 from watercolor.canvas import Canvas, Status
-from watercolor.render import cli
+from watercolor.render import options
 from watercolor.render.pool import RenderConfig
 from watercolor.tasks import Task, build_task, other_task
 
@@ -46,12 +46,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("-o", "--output", type=Path, help="write the canvas PNG here")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    cli.add_render_arguments(parser)
+    options.add_render_arguments(parser)
     return parser.parse_args(argv)
 
 
 async def render_reply(reply: str, config: RenderConfig, task: Task, seed: int) -> Canvas:
-    async with cli.pool(config, task.harness) as pool:  # a refused reply starts no browser
+    async with options.pool(config, task.harness) as pool:  # a refused reply starts no browser
         return await task.episode(pool, reply, seed=seed)
 
 
@@ -90,8 +90,8 @@ def exit_code(canvas: Canvas) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        cfg = cli.compose(args)
-        config, task = cli.render_config(cfg), build_task(cfg.task)
+        cfg = options.compose(args)
+        config, task = options.render_config(cfg), build_task(cfg.task)
     except (HydraException, ValueError) as exc:  # a bad flag, override or number: usage
         print(f"error: {usage.message(exc)}", file=sys.stderr)
         return 2

@@ -39,7 +39,7 @@ from playwright.async_api import (
 from playwright.async_api import Error as PlaywrightError
 
 from watercolor.canvas import Canvas, Status
-from watercolor.render.harness import CONTENT_SECURITY_POLICY, HARNESS_URL, Harness
+from watercolor.render.page_harness import CONTENT_SECURITY_POLICY, HARNESS_URL, Harness
 
 LOAD_TIMEOUT_S = 15.0
 # Opening a page (context, page, harness): Playwright's new_page has no timeout of its own and,

@@ -20,7 +20,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from watercolor.canvas import Canvas
-from watercolor.render.harness import Harness
+from watercolor.render.page_harness import Harness
 from watercolor.render.pool import RenderConfig, RenderPool
 
 Episode = Callable[..., Awaitable[Canvas]]  # episode(pool, reply, *, seed) -> Canvas

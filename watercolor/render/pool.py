@@ -26,7 +26,7 @@ run again on a relaunched browser; the other sketches of a batch are not disturb
 time-out the pool retires the browser (its GPU process may still be drawing what the stopped
 sketch queued) and starts a new one; sketches in flight on the old one run again there.
 
-What a sketch gets is its harness's to say (`watercolor.render.harness` has the contract every
+What a sketch gets is its harness's to say (`watercolor.render.page_harness` has the contract every
 harness keeps; painting's, p5 global mode on a WEBGL canvas: watercolor/tasks/painting/harness.py).
 The pool gives each the canvas `size`, `pixel_density`, the seed and `max_frames`; the pixels
 come back as the harness's PNG (never a screenshot), and `png` is set only when the status is
@@ -98,8 +98,8 @@ from playwright.async_api import Error as PlaywrightError
 
 from watercolor.canvas import Canvas, Status
 from watercolor.render.browser import launch, webgl_flags, webgl_renderer
-from watercolor.render.harness import Harness
 from watercolor.render.page import BrowserGone, HarnessBroken, WarmPage
+from watercolor.render.page_harness import Harness
 from watercolor.render.watchdog import (
     CpuMeter,
     MemoryWatchdog,
@@ -149,7 +149,7 @@ class Retired(RuntimeError):
 class RenderPool:
     """`workers` lanes, each one headless Chromium running one sketch at a time; use as
     `async with RenderPool(config, harness) as pool`, `harness` the task's page
-    (`watercolor.render.harness.Harness`; `Task.harness`).
+    (`watercolor.render.page_harness.Harness`; `Task.harness`).
 
     A sketch runs alone in its lane's browser, so the CPU its browser spends while it runs is
     its own (its time limit is counted in that CPU time) and a neighbour that floods its GPU

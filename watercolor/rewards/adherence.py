@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from watercolor.canvas import Canvas
-from watercolor.rewards.pixels import View, hex_to_oklab, view
+from watercolor.rewards.pixels import View, hex_to_oklab, painted_view, score_without_paint
 
 COLOUR_NAMES: dict[str, str] = {
     "red": "#c8323c", "crimson": "#b0243a", "scarlet": "#e0402a", "coral": "#f07860",
@@ -85,11 +85,9 @@ def prompt_colours(
     hue_tolerance: float = 25.0,
 ) -> float | None:
     """[0, 1]: mean presence of the requested colours (any paint when none are requested)."""
-    if canvas.infra_failure:
-        return None
-    v = view(canvas)
-    if v is None or not v.painted:  # nothing painted honours no request, named colours or not
-        return 0.0
+    v = painted_view(canvas)
+    if v is None:  # nothing painted honours no request, named colours or not
+        return score_without_paint(canvas)
     wanted = list(colours) if colours else named_colours(prompt_text(prompt))
     if not wanted:
         return v.extent

@@ -20,17 +20,17 @@ import numpy as np
 from scipy import ndimage
 
 from watercolor.canvas import Canvas
-from watercolor.rewards.pixels import colour_cells, ramp, view
+from watercolor.rewards.pixels import colour_cells, painted_view, ramp, score_without_paint
 
 
 def no_flat_regions(
     canvas: Canvas, tolerance: float = 0.02, allowed: float = 0.3, limit: float = 0.55
 ) -> float | None:
     """[0, 1]: 1 unless much of the paint is even (a flat fill, even if smoothly graded)."""
-    if canvas.infra_failure:
-        return None
-    v = view(canvas)
-    if v is None or not v.painted or not v.wash_interior.any():
+    v = painted_view(canvas)
+    if v is None:
+        return score_without_paint(canvas)
+    if not v.wash_interior.any():
         return 0.0
     # Even = no blotch, granule or pooled edge above `tolerance` of the paint's strength
     # (`View.unevenness`), so p5.brush's own gradient across a flat fill does not count as
@@ -52,11 +52,9 @@ def speckle_sigma(lightness: np.ndarray, region: np.ndarray) -> float:
 
 def no_speckle(canvas: Canvas, low: float = 0.004, high: float = 0.015) -> float | None:
     """[0, 1]: 1 unless the sheet carries uncorrelated per-pixel noise (fake granulation)."""
-    if canvas.infra_failure:
-        return None
-    v = view(canvas)
-    if v is None or not v.painted:
-        return 0.0
+    v = painted_view(canvas)
+    if v is None:
+        return score_without_paint(canvas)
     return v.extent * (1 - ramp(speckle_sigma(v.lab[..., 0], v.paint & ~v.hard_edges), low, high))
 
 
@@ -64,11 +62,9 @@ def palette_balance(
     canvas: Canvas, cell: float = 0.05, allowed: float = 0.5, limit: float = 0.9
 ) -> float | None:
     """[0, 1]: 1 unless one colour (an OKLab cell) takes most of the painted area."""
-    if canvas.infra_failure:
-        return None
-    v = view(canvas)
-    if v is None or not v.painted:
-        return 0.0
+    v = painted_view(canvas)
+    if v is None:
+        return score_without_paint(canvas)
     _, counts = np.unique(colour_cells(v.lab[v.paint], cell), return_counts=True)
     return v.extent * (1 - ramp(counts.max() / counts.sum(), allowed, limit))
 
@@ -77,10 +73,8 @@ def not_edge_to_edge(
     canvas: Canvas, max_coverage: float = 0.7, min_border_paper: float = 0.5
 ) -> float | None:
     """[0, 1]: 1 unless paint covers (nearly) the whole sheet or runs off most of its border."""
-    if canvas.infra_failure:
-        return None
-    v = view(canvas)
-    if v is None or not v.painted:
-        return 0.0
+    v = painted_view(canvas)
+    if v is None:
+        return score_without_paint(canvas)
     flooded = ramp(v.coverage, max_coverage, 1.0)
     return v.extent * (1 - flooded) * min(1.0, v.border_paper_share / min_border_paper)

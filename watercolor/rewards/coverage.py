@@ -13,16 +13,14 @@ has no coverage.
 from __future__ import annotations
 
 from watercolor.canvas import Canvas
-from watercolor.rewards.pixels import ramp, view
+from watercolor.rewards.pixels import painted_view, ramp, score_without_paint
 
 
 def coverage(canvas: Canvas, low: float | None = None, high: float | None = None) -> float | None:
     """[0, 1]: painted fraction; with a band, 1 inside [low, high], linear to 0 at 0 and at 1."""
-    if canvas.infra_failure:
-        return None
-    v = view(canvas)
-    if v is None or not v.painted:
-        return 0.0
+    v = painted_view(canvas)
+    if v is None:
+        return score_without_paint(canvas)
     if low is None and high is None:
         return v.coverage
     under = ramp(v.coverage, 0.0, low) if low else 1.0
@@ -32,7 +30,6 @@ def coverage(canvas: Canvas, low: float | None = None, high: float | None = None
 
 def not_blank(canvas: Canvas) -> float | None:
     """{0, 1}: 1 unless the canvas is blank (under `pixels.BLANK_COVERAGE` of the sheet painted)."""
-    if canvas.infra_failure:
-        return None
-    v = view(canvas)
-    return float(v is not None and v.painted)
+    if painted_view(canvas) is None:
+        return score_without_paint(canvas)
+    return 1.0

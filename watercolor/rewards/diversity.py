@@ -18,7 +18,7 @@ import numpy as np
 from PIL import Image
 
 from watercolor.canvas import Canvas
-from watercolor.rewards.pixels import oklab, view
+from watercolor.rewards.pixels import oklab, score_without_paint, view
 
 THUMBNAIL = 16
 
@@ -37,7 +37,7 @@ def group_diversity(canvases: list[Canvas], distinct: float = 0.03) -> list[floa
     """[0, 1] each: distance to the nearest other painting in the group (0 = a near-copy)."""
     thumbs = [None if c.infra_failure else thumbnail(c) for c in canvases]
     present = [i for i, t in enumerate(thumbs) if t is not None]
-    scores: list[float | None] = [None if c.infra_failure else 0.0 for c in canvases]
+    scores = [score_without_paint(c) for c in canvases]
     for i in present:
         others = [thumbs[j] for j in present if j != i]
         if not others:

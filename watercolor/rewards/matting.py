@@ -30,7 +30,7 @@ import weakref
 import numpy as np
 
 from watercolor.canvas import Canvas
-from watercolor.rewards.pixels import ramp, view
+from watercolor.rewards.pixels import painted_view, ramp, score_without_paint
 from watercolor.rewards.washes import wash_quality
 
 # A pixel is paint where it is this far (RGB distance, 0-255 units) from the paper it asked for.
@@ -167,11 +167,11 @@ def show_through_factor(
     """[0, 1]: `washes.wash_quality` x (`floor` + (1 - `floor`) x extent x `see_through`): layered,
     uneven washes the paper shows through; 0 for a sketch that paints differently on the two
     papers (`behaves_alike`), None when a render failed on our side."""
-    if canvas.infra_failure or (canvas.twin is not None and canvas.twin.infra_failure):
+    if canvas.twin is not None and canvas.twin.infra_failure:
         return None
-    v = view(canvas)
-    if v is None or not v.painted:
-        return 0.0
+    v = painted_view(canvas)
+    if v is None:
+        return score_without_paint(canvas)
     if canvas.twin_paper is not None and not behaves_alike(canvas):
         return 0.0
     level = wash_quality(v, **readings)

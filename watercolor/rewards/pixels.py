@@ -23,6 +23,11 @@ worth of sheet is painted, so that components measuring *how* the paint was laid
 whatever paint there is) pay little for a few marks on an empty sheet.
 
 A `View` is cached per `Canvas` (weakly), so scoring ten components decodes and converts once.
+Most components open the same way, on `painted_view` and `score_without_paint`:
+
+    v = painted_view(canvas)
+    if v is None:
+        return score_without_paint(canvas)  # None: our render failed; 0.0: nothing painted
 """
 
 from __future__ import annotations
@@ -227,6 +232,21 @@ def view(canvas: Canvas) -> View | None:
             return None
         cached = _VIEWS[canvas] = View(working_rgb(rgba))
     return cached
+
+
+def painted_view(canvas: Canvas) -> View | None:
+    """The view of a painted canvas; None when there is nothing to measure: no pixels, a blank
+    sheet, or a render that failed on our side (`score_without_paint` says which verdict)."""
+    if canvas.infra_failure:
+        return None
+    v = view(canvas)
+    return v if v is not None and v.painted else None
+
+
+def score_without_paint(canvas: Canvas) -> float | None:
+    """What a component scores a canvas with nothing to measure: None when the render failed on
+    our side (no verdict), else 0.0 (the sketch painted nothing)."""
+    return None if canvas.infra_failure else 0.0
 
 
 def painted_fraction(rgba: np.ndarray) -> float:

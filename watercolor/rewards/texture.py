@@ -33,9 +33,10 @@ from watercolor.rewards.pixels import (
     PAINT_THRESHOLD,
     View,
     interior,
+    painted_view,
     ramp,
+    score_without_paint,
     slope,
-    view,
 )
 
 
@@ -61,11 +62,9 @@ def translucent_layering(
     strength_step: float = 0.02,
 ) -> float | None:
     """[0, 1]: distinct tones (paint strength x hue) beyond one wash's own; `levels` -> 1."""
-    if canvas.infra_failure:
-        return None
-    v = view(canvas)
-    if v is None or not v.painted:
-        return 0.0
+    v = painted_view(canvas)
+    if v is None:
+        return score_without_paint(canvas)
     # A single wash shows about `one_wash` tones by itself (p5.brush shades every fill and its
     # texture blotches it); only tones beyond those come from washes laid over each other.
     return v.extent * ramp(tone_count(v, min_share, strength_step), one_wash, levels)
@@ -122,11 +121,9 @@ def edge_softness(
     radius: int = 6,
 ) -> float | None:
     """[0, 1]: bleeding edges: paint boundaries that ramp gradually and wander irregularly."""
-    if canvas.infra_failure:
-        return None
-    v = view(canvas)
-    if v is None or not v.painted:
-        return 0.0
+    v = painted_view(canvas)
+    if v is None:
+        return score_without_paint(canvas)
     # p5.brush's bleed stacks many deformed copies of the outline: the edge ramps in small
     # steps *and* wanders; a flat fill (bare p5, or the brush with bleed 0) does neither.
     # Half credit each, so a smooth ramp alone (a blurred disc) or a wobbly hard outline
@@ -154,11 +151,9 @@ def granulation(
     canvas: Canvas, amplitude: float = 0.01, correlated: float = 0.6, margin: int = 3
 ) -> float | None:
     """[0, 1]: fine texture inside washes (band-pass energy) that is spatially correlated."""
-    if canvas.infra_failure:
-        return None
-    v = view(canvas)
-    if v is None or not v.painted:
-        return 0.0
+    v = painted_view(canvas)
+    if v is None:
+        return score_without_paint(canvas)
     # Inside washes only: away from the sheet's paper and from hard steps between flat shapes.
     inside = interior(v.paint & ~v.hard_edges, margin)
     if inside.sum() < MIN_PAINT_PIXELS:
@@ -175,10 +170,10 @@ def granulation(
 
 def pigment_variation(canvas: Canvas, even: float = 0.02, uneven: float = 0.06) -> float | None:
     """[0, 1]: blotchy unevenness inside washes (0 = an even fill, however it is graded)."""
-    if canvas.infra_failure:
-        return None
-    v = view(canvas)
-    if v is None or not v.painted or v.wash_interior.sum() < MIN_PAINT_PIXELS:
+    v = painted_view(canvas)
+    if v is None:
+        return score_without_paint(canvas)
+    if v.wash_interior.sum() < MIN_PAINT_PIXELS:
         return 0.0
     # The median over the wash interiors of the paint's relative unevenness (`View.unevenness`:
     # blotches, not the smooth shading p5.brush gives every fill, nor the steps between shapes).

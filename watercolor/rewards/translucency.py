@@ -34,7 +34,13 @@ import numpy as np
 from scipy import ndimage
 
 from watercolor.canvas import Canvas
-from watercolor.rewards.pixels import View, ramp, srgb_to_linear, view
+from watercolor.rewards.pixels import (
+    View,
+    painted_view,
+    ramp,
+    score_without_paint,
+    srgb_to_linear,
+)
 from watercolor.rewards.texture import tone_count
 
 MIN_REFLECTANCE = 0.01  # K/S grows without bound as reflectance -> 0; 1 % is black enough
@@ -94,11 +100,9 @@ def translucent_washes(
     layered: int = 20,
 ) -> float | None:
     """[0, 1]: layered washes each light enough to see through (not heavy, covering fills)."""
-    if canvas.infra_failure:
-        return None
-    v = view(canvas)
-    if v is None or not v.painted:
-        return 0.0
+    v = painted_view(canvas)
+    if v is None:
+        return score_without_paint(canvas)
     load = wash_load(v)
     if load is None:
         return 0.0

@@ -32,7 +32,7 @@ import numpy as np
 
 from watercolor.canvas import Canvas
 from watercolor.rewards.cheats import speckle_sigma
-from watercolor.rewards.pixels import View, ramp, view
+from watercolor.rewards.pixels import View, painted_view, ramp, score_without_paint
 
 # scaled_total lived here first: run configs recorded before it moved name it from this module
 from watercolor.rewards.reward_set import scaled_total as scaled_total
@@ -82,11 +82,9 @@ def wash_factor(
 ) -> float | None:
     """[0, 1]: layered, bled or grainy, unspeckled washes; light ones paid up to 1/`floor` more
     (`readings`: `wash_quality`'s thresholds)."""
-    if canvas.infra_failure:
-        return None
-    v = view(canvas)
-    if v is None or not v.painted:
-        return 0.0
+    v = painted_view(canvas)
+    if v is None:
+        return score_without_paint(canvas)
     quality = wash_quality(v, **readings)
     if quality == 0:
         return 0.0  # the load is the costly reading; skip it when nothing is left to scale

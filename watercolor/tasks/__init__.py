@@ -28,8 +28,8 @@ from watercolor.config import CONF_DIR, compose_train
 from watercolor.tasks.episode import fenced_blocks
 
 if TYPE_CHECKING:  # the analysis imports tasks without the renderer's Playwright
-    from watercolor.render.harness import Harness
-    from watercolor.tasks.audit import AuditTable
+    from watercolor.render.page_harness import Harness
+    from watercolor.tasks.audit_table import AuditTable
 
 
 @dataclass
@@ -43,7 +43,7 @@ class Task:
     - `episode(pool, reply, *, seed)`: runs one reply in the render pool and returns its
       `Canvas` (the task's extraction, static gate, render and checks: `render.painters.Episode`);
     - `harness`: the page the render pool holds for the task's code
-      (`watercolor.render.harness.Harness`: its document and the contract it keeps);
+      (`watercolor.render.page_harness.Harness`: its document and the contract it keeps);
     - `feedback(canvas, score)`: the environment's words on a canvas, for revision episodes;
     - `revision_conversation(conversation, draft, feedback)`: the next turn's messages;
     - `suffix`: the file suffix of a reply's code where it is saved (".js", ".svg");
@@ -53,8 +53,8 @@ class Task:
     - `style(reply)`: the task's code-read `style/<name>` measures of a clean run, columns of
       every evaluation (`watercolor.analysis.behaviour.behaviour_row`); null in the config: none.
     - `audit(pairs=N)`: the table `python -m watercolor.audit` scores a reward set on (genuine
-      sketches, cheats, `N` matched pairs a kind: `watercolor.tasks.audit.AuditTable`); null: the
-      task has none.
+      sketches, cheats, `N` matched pairs a kind: `watercolor.tasks.audit_table.AuditTable`);
+      null: the task has none.
     """
 
     name: str

@@ -41,6 +41,6 @@ class CompareSweep(Callback):
 
 def compare_sweep(sweep_dir: Path) -> None:
     """`watercolor.compare` over the jobs of `sweep_dir`, into its `compare` folder."""
-    from watercolor.analysis import compare  # matplotlib and the canvas sources: only at the end
+    from watercolor.analysis import comparison  # matplotlib and the canvas sources: only at the end
 
-    compare.main(["--sweep-dir", str(sweep_dir), "--out", str(sweep_dir / COMPARE_DIR)])
+    comparison.main(["--sweep-dir", str(sweep_dir), "--out", str(sweep_dir / COMPARE_DIR)])

@@ -29,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from watercolor.canvas import Canvas
 from watercolor.rewards.judges.judge import Judge, Verdict
+from watercolor.rewards.pixels import score_without_paint
 from watercolor.rewards.reference_pool import Reference, ReferencePool
 
 
@@ -92,7 +93,7 @@ def judge_winrate(
     for (i, _, first), verdict in zip(jobs, verdicts, strict=True):
         outcomes.setdefault(i, []).append(outcome(verdict, first))
     return [
-        mean_outcome(outcomes[i]) if i in outcomes else (None if c.infra_failure else 0.0)
+        mean_outcome(outcomes[i]) if i in outcomes else score_without_paint(c)
         for i, c in enumerate(canvases)
     ]
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from PIL import Image
 
 from watercolor.canvas import Canvas
-from watercolor.render.harness import Harness
+from watercolor.render.page_harness import Harness
 from watercolor.render.pool import RenderConfig, RenderPool
 from watercolor.rewards.reference_pool import BUNDLED, TIERS
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from watercolor.tasks.audit import (
+from watercolor.tasks.audit_table import (
     GENUINE,
     AuditSketch,
     AuditTable,

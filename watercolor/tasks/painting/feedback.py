@@ -31,6 +31,7 @@ from collections.abc import Sequence
 
 from watercolor.canvas import Canvas, Status
 from watercolor.rewards.reward_set import Score
+from watercolor.tasks.common import how_it_went, revision_turns
 
 MAX_CHARS = 600
 
@@ -51,11 +52,7 @@ REVISION_REQUEST = (
 
 def feedback(canvas: Canvas, score: Score | None = None, *, max_chars: int = MAX_CHARS) -> str:
     """The environment's account of `canvas` (and its `score`), at most `max_chars` long."""
-    lines = [HOW_IT_ENDED[canvas.status]]
-    if canvas.status == Status.VIOLATION:
-        lines += [f"- {message}" for message in canvas.errors or canvas.violations]
-    elif canvas.errors and canvas.status != Status.INFRA_ERROR:
-        lines.append(f"First error: {canvas.errors[0]}")
+    lines = how_it_went(canvas, HOW_IT_ENDED)
     if canvas.status in (Status.ERROR, Status.TIMEOUT):  # it may have painted before it stopped
         lines.append("What it painted before that is kept." if canvas.png else "Nothing painted.")
     text = fit("\n".join(lines), max_chars)
@@ -101,8 +98,4 @@ def revision_request(feedback_text: str) -> str:
 
 def revision_conversation(conversation: list[dict], draft: str, feedback_text: str) -> list[dict]:
     """The episode so far: the task's messages, the draft, and the feedback turn."""
-    return [
-        *conversation,
-        {"role": "assistant", "content": draft},
-        {"role": "user", "content": revision_request(feedback_text)},
-    ]
+    return revision_turns(conversation, draft, revision_request(feedback_text))

@@ -41,8 +41,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from watercolor.canvas import Canvas
-from watercolor.rewards.pixels import BLANK_COVERAGE, view
 from watercolor.rewards.pixels import painted_fraction as painted_fraction  # the task's measure
+from watercolor.tasks.common import blank_canvas
 from watercolor.tasks.episode import Violation, fenced_blocks, without_thinking
 from watercolor.tasks.painting.assets import brush_methods
 from watercolor.tasks.painting.jsscan import Scan, scan
@@ -417,10 +417,4 @@ def _no_painting(code: str) -> Violation | None:
 
 def check_canvas(canvas: Canvas) -> list[Violation]:
     """`blank_canvas` when the canvas is blank: `not View.painted`, as every component reads it."""
-    v = view(canvas)
-    if v is None or v.painted:
-        return []
-    message = (
-        f"only {v.coverage:.2%} of the canvas is painted (at least {BLANK_COVERAGE:.1%} needed)."
-    )
-    return [Violation("blank_canvas", message)]
+    return blank_canvas(canvas)

@@ -27,7 +27,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from watercolor.render.harness import Harness, fill_template
+from watercolor.render.page_harness import Harness, fill_template
 from watercolor.tasks.painting.assets import BRUSH_JS, P5_JS, library_source
 
 HARNESS_DIR = Path(__file__).parent / "harness"

@@ -20,10 +20,12 @@ machine and stays put when colours or subjects are added.
 
 from __future__ import annotations
 
-import hashlib
 import random
 import re
 from dataclasses import dataclass
+
+from watercolor.tasks.common import SPLITS as SPLITS  # the splits calibration offers
+from watercolor.tasks.common import chat, check_split, prompt_split
 
 SYSTEM_PROMPT = """\
 You paint watercolours by writing code: one p5.js sketch that uses the p5.brush library.
@@ -107,7 +109,6 @@ HELD_OUT_SUBJECTS = frozenset(
     {"camellia", "quince", "river valley", "storm cloud", "jug", "lighthouse", "jellyfish"}
 )
 HELD_OUT_PAIR_FRACTION = 10  # 1 in 10 of the other colour-subject pairs is held out too
-SPLITS = ("train", "heldout")
 
 _COLOUR_WORD = re.compile(
     r"\b(" + "|".join(sorted(map(re.escape, COLOURS), key=len, reverse=True)) + r")\b", re.I
@@ -128,22 +129,15 @@ def _text(colour: str, subject: str) -> str:
     return f"paint {article} {colour} {subject} in watercolour"
 
 
-def _split(text: str, subject: str) -> str:
-    if subject in HELD_OUT_SUBJECTS:
-        return "heldout"
-    digest = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
-    return "heldout" if digest % HELD_OUT_PAIR_FRACTION == 0 else "train"
-
-
 def _record(colour: str, subject: str, category: str) -> PaintingPrompt:
     text = _text(colour, subject)
-    return PaintingPrompt(text, colour, subject, category, _split(text, subject))
+    split = prompt_split(text, subject in HELD_OUT_SUBJECTS, HELD_OUT_PAIR_FRACTION)
+    return PaintingPrompt(text, colour, subject, category, split)
 
 
 def prompt_records(split: str = "train") -> list[PaintingPrompt]:
     """Every prompt of `split` with its colour, subject and category, in a fixed order."""
-    if split not in SPLITS:
-        raise ValueError(f"unknown split {split!r}; expected one of {SPLITS}")
+    check_split(split)
     records = (
         _record(colour, subject, category)
         for category, subjects in SUBJECTS.items()
@@ -171,4 +165,4 @@ def prompt_colours(prompt: str) -> list[tuple[str, str]]:
 
 def conversation(prompt: str) -> list[dict[str, str]]:
     """The chat messages for one prompt (TRL's conversational dataset format)."""
-    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": prompt}]
+    return chat(SYSTEM_PROMPT, prompt)

@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from watercolor.tasks.audit import (
+from watercolor.tasks.audit_table import (
     CHEAT,
     GENUINE,
     AuditSketch,

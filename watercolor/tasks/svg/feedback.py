@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from watercolor.canvas import Canvas, Status
 from watercolor.rewards.reward_set import Score
+from watercolor.tasks.common import how_it_went, revision_turns
 
 MAX_CHARS = 600
 
@@ -30,11 +31,7 @@ HOW_IT_ENDED = {
 
 def feedback(canvas: Canvas, score: Score | None = None, *, max_chars: int = MAX_CHARS) -> str:
     """The environment's account of `canvas` (and its `score`), at most `max_chars` long."""
-    lines = [HOW_IT_ENDED[canvas.status]]
-    if canvas.status == Status.VIOLATION:
-        lines += [f"- {message}" for message in canvas.errors or canvas.violations]
-    elif canvas.errors and canvas.status != Status.INFRA_ERROR:
-        lines.append(f"First error: {canvas.errors[0]}")
+    lines = how_it_went(canvas, HOW_IT_ENDED)
     text = "\n".join(lines)
     if score is not None and score.components:
         total = "no verdict" if score.total is None else f"{score.total:.2f}"
@@ -55,8 +52,4 @@ def revision_conversation(conversation: list[dict], draft: str, feedback_text: s
         f"Your document was drawn. What the environment saw:\n{feedback_text}\n\n"
         "Revise it: reply with the whole improved document in one ```svg block."
     )
-    return [
-        *conversation,
-        {"role": "assistant", "content": draft},
-        {"role": "user", "content": request},
-    ]
+    return revision_turns(conversation, draft, request)

@@ -48,7 +48,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from watercolor.canvas import Canvas
-from watercolor.rewards.pixels import BLANK_COVERAGE, view
+from watercolor.tasks.common import blank_canvas
 from watercolor.tasks.episode import Violation, fenced_blocks, without_thinking
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -369,11 +369,4 @@ def _no_drawing(elements: list[ET.Element]) -> Violation | None:
 
 def check_canvas(canvas: Canvas) -> list[Violation]:
     """`blank_canvas` when the canvas is blank: `not View.painted`, as every component reads it."""
-    v = view(canvas)
-    if v is None or v.painted:
-        return []
-    message = (
-        f"only {v.coverage:.2%} of the canvas is painted (at least {BLANK_COVERAGE:.1%} needed); "
-        "draw shapes in colours that stand out from the white sheet."
-    )
-    return [Violation("blank_canvas", message)]
+    return blank_canvas(canvas, "draw shapes in colours that stand out from the white sheet")

@@ -29,7 +29,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from watercolor.render.harness import Harness, fill_template
+from watercolor.render.page_harness import Harness, fill_template
 
 HARNESS_DIR = Path(__file__).parent / "harness"
 

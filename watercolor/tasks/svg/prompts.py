@@ -16,7 +16,7 @@ in ten of the other pairs, chosen by a hash of the prompt text (stable across ma
 
 from __future__ import annotations
 
-import hashlib
+from watercolor.tasks.common import chat, check_split, prompt_split
 
 SYSTEM_PROMPT = """\
 You draw illustrations by writing SVG: one SVG document, drawn on a 600x600 sheet.
@@ -66,7 +66,6 @@ SUBJECTS = (
 )  # fmt: skip
 HELD_OUT_SUBJECTS = frozenset({"cactus", "whale", "teacup", "comet"})
 HELD_OUT_PAIR_FRACTION = 10
-SPLITS = ("train", "heldout")
 
 
 def _text(colour: str, subject: str) -> str:
@@ -74,16 +73,12 @@ def _text(colour: str, subject: str) -> str:
 
 
 def _split(text: str, subject: str) -> str:
-    if subject in HELD_OUT_SUBJECTS:
-        return "heldout"
-    digest = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
-    return "heldout" if digest % HELD_OUT_PAIR_FRACTION == 0 else "train"
+    return prompt_split(text, subject in HELD_OUT_SUBJECTS, HELD_OUT_PAIR_FRACTION)
 
 
 def prompts(split: str = "train") -> list[str]:
     """The prompt texts of `split` ("train" or "heldout"), in a fixed order."""
-    if split not in SPLITS:
-        raise ValueError(f"unknown split {split!r}; expected one of {SPLITS}")
+    check_split(split)
     pairs = ((_text(colour, subject), subject) for subject in SUBJECTS for colour in COLOURS)
     return [text for text, subject in pairs if _split(text, subject) == split]
 
@@ -98,4 +93,4 @@ def prompt_colour(prompt: str) -> tuple[str, str]:
 
 def conversation(prompt: str) -> list[dict[str, str]]:
     """The chat messages for one prompt (TRL's conversational dataset format)."""
-    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": prompt}]
+    return chat(SYSTEM_PROMPT, prompt)

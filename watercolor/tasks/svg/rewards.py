@@ -27,7 +27,7 @@ import numpy as np
 
 from watercolor.canvas import Canvas
 from watercolor.rewards.adherence import named_colours, prompt_text
-from watercolor.rewards.pixels import hex_to_oklab, ramp, view
+from watercolor.rewards.pixels import hex_to_oklab, painted_view, ramp, score_without_paint, view
 from watercolor.tasks.svg.document import drawn_shapes, shapes
 
 __all__ = ["composition", "exact_colour", "shapes", "translucent_shapes"]
@@ -66,11 +66,9 @@ def exact_colour(
     """[0, 1]: share of the paint within `tolerance` (OKLab distance) of the prompt's colour
     itself: what a reward that reads only colour pays most, a solid fill of exactly that hex.
     A glaze of it over the paper, or shades of it, land further off. `svg_coarse` pays it."""
-    if canvas.infra_failure:
-        return None
-    v = view(canvas)
-    if v is None or not v.painted:
-        return 0.0
+    v = painted_view(canvas)
+    if v is None:
+        return score_without_paint(canvas)
     wanted = named_colours(prompt_text(prompt))
     if not wanted:
         return v.extent

@@ -178,7 +178,9 @@ class FeedbackSetup:
     render: object  # watercolor.render.pool.RenderConfig
     episode: object  # the task's gate-render-check function
     configs: dict
-    harness: object  # the task's page (watercolor.render.harness.Harness): a page, not a verdict,
+    harness: (
+        object  # the task's page (watercolor.render.page_harness.Harness): a page, not a verdict,
+    )
     # so not in `configs` (the harness's own code is the library's and the lockfile's)
 
 

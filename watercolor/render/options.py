@@ -28,7 +28,7 @@ from watercolor.config import (
     check_reward_task,
     compose_train,
 )
-from watercolor.render.harness import Harness
+from watercolor.render.page_harness import Harness
 from watercolor.render.pool import RenderConfig, RenderPool
 
 # flag -> the renderer field it sets (unset flags leave conf/renderer's value)

@@ -1,6 +1,6 @@
 """Harnesses: the document each warm page holds, and the sandbox every one is served in.
 
-    >>> from watercolor.render.harness import Harness, CONTENT_SECURITY_POLICY
+    >>> from watercolor.render.page_harness import Harness, CONTENT_SECURITY_POLICY
     >>> blank = Harness("blank", lambda: "<!doctype html><script>/* __watercolor */</script>")
     >>> blank.document().startswith("<!doctype html>")
     True

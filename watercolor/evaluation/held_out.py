@@ -22,9 +22,9 @@ from watercolor.analysis.provenance import weights_fingerprint
 from watercolor.analysis.records import store_config, write_table
 from watercolor.analysis.revision_stats import revision_measures
 from watercolor.canvas import Status
+from watercolor.evaluation.eval_settings import MLFLOW_RUN_ID, reward_names
 from watercolor.evaluation.revisions import evaluate_revisions
 from watercolor.evaluation.sampling import EvaluationSpec, save_canvases
-from watercolor.evaluation.settings import MLFLOW_RUN_ID, reward_names
 from watercolor.policy.builder import BUILD_INFO
 from watercolor.rewards.reward_set import RewardSet, second_paper
 from watercolor.tasks import build_task

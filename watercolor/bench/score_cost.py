@@ -12,7 +12,7 @@ import time
 from watercolor.bench.common import (
     sample_sketches,
 )
-from watercolor.bench.render import pooled
+from watercolor.bench.render_modes import pooled
 from watercolor.canvas import Canvas
 from watercolor.config import reward_sets
 from watercolor.render.pool import RenderConfig
