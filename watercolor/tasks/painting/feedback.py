@@ -31,7 +31,7 @@ from collections.abc import Sequence
 
 from watercolor.canvas import Canvas, Status
 from watercolor.rewards.reward_set import Score
-from watercolor.tasks.common import how_it_went, revision_turns
+from watercolor.tasks.parts import how_it_went, revision_turns
 
 MAX_CHARS = 600
 

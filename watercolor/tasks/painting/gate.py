@@ -42,10 +42,10 @@ from dataclasses import dataclass
 
 from watercolor.canvas import Canvas
 from watercolor.rewards.pixels import painted_fraction as painted_fraction  # the task's measure
-from watercolor.tasks.common import blank_canvas
 from watercolor.tasks.episode import Violation, fenced_blocks, without_thinking
 from watercolor.tasks.painting.assets import brush_methods
 from watercolor.tasks.painting.jsscan import Scan, scan
+from watercolor.tasks.parts import blank_canvas
 
 
 def _names(words: str) -> frozenset[str]:

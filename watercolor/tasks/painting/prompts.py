@@ -24,8 +24,8 @@ import random
 import re
 from dataclasses import dataclass
 
-from watercolor.tasks.common import SPLITS as SPLITS  # the splits calibration offers
-from watercolor.tasks.common import chat, check_split, prompt_split
+from watercolor.tasks.parts import SPLITS as SPLITS  # the splits calibration offers
+from watercolor.tasks.parts import chat, check_split, prompt_split
 
 SYSTEM_PROMPT = """\
 You paint watercolours by writing code: one p5.js sketch that uses the p5.brush library.

@@ -48,8 +48,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from watercolor.canvas import Canvas
-from watercolor.tasks.common import blank_canvas
 from watercolor.tasks.episode import Violation, fenced_blocks, without_thinking
+from watercolor.tasks.parts import blank_canvas
 
 SVG_NS = "http://www.w3.org/2000/svg"
 SHAPES = frozenset(["path", "rect", "circle", "ellipse", "line", "polyline", "polygon"])

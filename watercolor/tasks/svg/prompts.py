@@ -16,7 +16,7 @@ in ten of the other pairs, chosen by a hash of the prompt text (stable across ma
 
 from __future__ import annotations
 
-from watercolor.tasks.common import chat, check_split, prompt_split
+from watercolor.tasks.parts import chat, check_split, prompt_split
 
 SYSTEM_PROMPT = """\
 You draw illustrations by writing SVG: one SVG document, drawn on a 600x600 sheet.

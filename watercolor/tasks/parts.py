@@ -1,6 +1,6 @@
-"""What the tasks' prompts, feedback and gates share: the same idea each task would write again.
+"""What the tasks' parts (prompts, feedback, gates) share: what each task would write again.
 
-    >>> from watercolor.tasks.common import chat, prompt_split
+    >>> from watercolor.tasks.parts import chat, prompt_split
     >>> prompt_split("draw a coral tulip as an SVG illustration", subject_held_out=False, one_in=10)
     'train'
     >>> [m["role"] for m in chat("You draw.", "draw a coral tulip")]
