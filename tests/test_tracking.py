@@ -55,7 +55,7 @@ def test_a_live_run_in_the_same_dir_is_refused_not_resumed(client, tmp_path):
 
 
 def test_a_finished_run_says_how_to_open_it_in_the_ui(client, tmp_path, capsys):
-    # (tests/train/test_mlflow_ui.py opens these links in Chromium on a served store)
+    # (tests/test_mlflow_ui.py opens these links in Chromium on a served store)
     with job(client, tmp_path / "job") as run:
         pass
     said = capsys.readouterr().out

@@ -1,6 +1,6 @@
 """What a person sees of a training run in MLflow (issue 11 item 7): the run is named by reward
 set, seed and time, and each logged step's rollouts are an MLflow table whose canvas column holds
-images. Real MLflow (sqlite store); tests/train/test_mlflow_ui.py opens the UI in Chromium."""
+images. Real MLflow (sqlite store); tests/test_mlflow_ui.py opens the UI in Chromium."""
 
 import datetime
 import io

@@ -8,7 +8,7 @@ Not the three-reward study (`2026-12-01_three_rewards_v2`): its `compare/` preda
 and `weights` columns of runs.csv, provenance.csv and aggregate.csv (its curves.csv, which compare
 rebuilds exactly but for `reward_set` now named `arm`, was dropped on 2026-12-05: nothing read
 it; its matrix_ci.csv, behaviour_ci.csv and verdict.csv still rebuild byte for byte, and
-`tests/train/test_same_computation.py` rebuilds its tables against the code before the task seam).
+`tests/test_same_computation.py` rebuilds its tables against the code before the task seam).
 The revision study's `compare/` predates behaviour_seeds.csv; the CSVs it holds are compared.
 """
 

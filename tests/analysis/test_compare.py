@@ -133,7 +133,7 @@ def test_a_sweep_dir_finds_its_store_and_prints_the_side_by_side_link(
 def test_the_side_by_side_link_opens_a_view_of_the_runs_saved_in_their_experiment(
     synthetic_store, tmp_path, monkeypatch, capsys
 ):
-    # What the view does in the UI: tests/train/test_mlflow_ui.py, in Chromium.
+    # What the view does in the UI: tests/test_mlflow_ui.py, in Chromium.
     monkeypatch.setenv("MLFLOW_TRACKING_URI", synthetic_store["uri"])
     _, _, table = run_compare(tmp_path, "--sweep-dir", str(synthetic_store["sweep_dir"]),
                               "--no-gallery", log=True)  # fmt: skip

@@ -3,14 +3,10 @@ error before any reply is sent there: the server's verdicts would not be the run
 
 import signal
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from env_servers import free_port, start_server, wait_until_healthy
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "train"))
-from train_helpers import REPO, train_command  # noqa: E402  (python -m watercolor.train, shared)
+from train_helpers import REPO, train_command  # tests/: on sys.path (tests/conftest.py)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -31,7 +31,7 @@ Drafts are painted between the two generations on the loop TRL runs the async re
 on (`trainer.async_loop`, the one the render pool belongs to: Playwright objects belong to the
 loop that made them); revisions are painted as each finishes, as `watercolor.training.rollout` does.
 What is not public API: `rollout_func`, `env_mask` and `trainer.async_loop` are TRL's
-experimental surface (see `watercolor.training.rollout`); tests/train/test_revision.py trains
+experimental surface (see `watercolor.training.rollout`); tests/training/test_revision.py trains
 through it. Only the `hf` sampler: `watercolor.train` refuses `task.turns` > 1 with vLLM.
 """
 

@@ -24,7 +24,7 @@ ahead: the reward loop is known once TRL has called the rewards.
 
 What is not public API: `generation_config`, `generation_kwargs` and `rollout_func` itself are
 TRL attributes and an experimental argument without documented stability; a TRL upgrade can
-change them (tests/train/test_train_smoke.py trains with this path, so CI sees it). Prompts
+change them (tests/test_train_smoke.py trains with this path, so CI sees it). Prompts
 must be conversational (the task's dataset is); TRL's multimodal and tool-calling prompt
 handling is not reproduced here.
 

@@ -13,7 +13,7 @@ import pytest
 from watercolor.tasks.painting import SAMPLES_DIR
 
 pytestmark = pytest.mark.browser
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 
 WATERCOLOUR = """Here is my painting:
 ```js

@@ -1,4 +1,5 @@
-"""`watercolor.evaluate`: sample the tiny smoke model, render for real, score with every set."""
+"""`watercolor.evaluation.held_out` (`python -m watercolor.evaluate`): sample the tiny smoke model,
+render for real, score with every set."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import mlflow
 import pandas as pd
 import pytest
 import torch
-from analysis_helpers import REPO
 
 from watercolor.analysis.behaviour import BEHAVIOURS
 from watercolor.canvas import Canvas, Status
@@ -46,6 +46,7 @@ from watercolor.tasks.painting.style import style_measures
 sys.path.append(str(Path(__file__).parents[1] / "rewards"))  # the shared synthetic paintings
 import synthetic_canvases as synthetic  # noqa: E402
 
+REPO = Path(__file__).resolve().parents[2]
 REWARD_SETS = reward_set_names(offline=True, task="painting")  # the offline sets made for it
 # (composed task, a set it names, the task that set is made for)
 OTHER_TASKS_SETS = [("painting", "svg_fine", "svg"), ("svg", "coarse", "painting")]
@@ -203,14 +204,16 @@ def test_behaviour_columns_and_their_means_reach_the_summary():
     assert summary["violations/truncated"] == pytest.approx(1 / 3)
 
 
-def test_checkpoints_resolve_from_run_dirs_run_ids_and_hub_ids(store, tmp_path):
+def test_checkpoints_resolve_from_run_dirs_run_ids_and_hub_ids(tmp_path, monkeypatch):
     run_dir = tmp_path / "run"
     (run_dir / "final").mkdir(parents=True)
     (run_dir / "mlflow_run_id").write_text("0" * 32)
     assert resolve_checkpoint(str(run_dir), tmp_path) == (str(run_dir / "final"), "0" * 32)
     assert resolve_checkpoint("Qwen/Qwen3.5-4B", tmp_path) == ("Qwen/Qwen3.5-4B", None)
 
-    mlflow.set_tracking_uri(store["uri"])
+    uri = f"sqlite:///{tmp_path}/mlflow.db"  # a fresh store of its own
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
+    mlflow.set_tracking_uri(uri)
     experiment = mlflow.create_experiment("checkpoints", (tmp_path / "artifacts").as_uri())
     with mlflow.start_run(experiment_id=experiment) as run:
         mlflow.log_text("{}", "final_model/config.json")

@@ -3,7 +3,7 @@ table with each canvas as a picture beside its reply, and the reward's charts fi
 item 7); the link a comparison prints opens its jobs' reward curves overlaid, and the run list
 with their reward (issue 43 item 3). That test saves what it sees as docs/ui's screenshots:
 
-    WATERCOLOR_UI_SCREENSHOTS=docs/ui pytest tests/train/test_mlflow_ui.py -k side_by_side
+    WATERCOLOR_UI_SCREENSHOTS=docs/ui pytest tests/test_mlflow_ui.py -k side_by_side
 
 The run is logged by `watercolor.tracking.log_rollouts`, as training logs each step, from
 synthetic scored steps (tests/analysis/analysis_helpers.py) rather than a smoke training run,
@@ -31,7 +31,7 @@ import pytest
 from PIL import Image
 from playwright.async_api import async_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "analysis"))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "analysis"))
 from analysis_helpers import rollouts  # noqa: E402  (synthetic scored steps, shared)
 
 from watercolor import tracking  # noqa: E402

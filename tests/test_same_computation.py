@@ -37,7 +37,7 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 BASELINE = "638bb9e"  # before the task seam: the painting task as the studies ran it
 # Per sample. BASELINE against itself (2026-12-04, a study beside it): every score of both tests
 # the same to 4 decimals (largest gap 0.0000); the margin is for SwiftShader's few levels.

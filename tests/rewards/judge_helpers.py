@@ -1,4 +1,4 @@
-"""Small PNGs and canvases for the judge tests, and a judge whose verdicts a test scripts."""
+"""Small PNGs and canvases for the judge and HPSv3 tests; a judge whose verdicts a test scripts."""
 
 from __future__ import annotations
 

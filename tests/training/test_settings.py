@@ -11,7 +11,7 @@ from omegaconf import OmegaConf
 from trl import GRPOConfig
 
 from watercolor.config import compose_config, compose_train
-from watercolor.evaluation import settings as evaluation
+from watercolor.evaluation import eval_settings as evaluation
 from watercolor.training import settings as training
 
 # key -> a value below what works, one for each entry of the training tables

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import mlflow
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 # The tiny model is built once per machine and reused (cached by a hash of its config).
 CACHE = REPO / "outputs" / "cache"
 

@@ -161,7 +161,7 @@ def test_conf_values_of_a_dataclass_are_its_defaults_not_copies_that_part(option
 
 @pytest.mark.parametrize("experiment", EXPERIMENTS)
 def test_experiment_composes_at_smoke_scale(experiment):
-    # The fast tier's share of tests/train/test_train_smoke.py::test_every_experiment_smoke_runs.
+    # The fast tier's share of tests/test_train_smoke.py::test_every_experiment_smoke_runs.
     cfg = compose_with_hydra(f"experiment={experiment}", "debug=smoke")
     assert cfg.hydra.mode.name == "MULTIRUN" and cfg.hydra.sweeper.params
     GRPOConfig(output_dir="/tmp/watercolor-compose-check", **OmegaConf.to_container(cfg.trainer))

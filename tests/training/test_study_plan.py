@@ -130,7 +130,7 @@ def test_a_job_finds_its_sweep_dir_from_its_output_dir_not_from_now(tmp_path):
 def test_each_evaluation_is_named_after_the_run_it_evaluates(tmp_path, monkeypatch):
     # MLflow's UI listed every evaluation a study started as "evaluate-evaluation" (its dir).
     # The study's hooks run for real on a real store; only the evaluation itself (a model
-    # sampled, Chromium painting: tests/analysis/test_evaluate.py) is replaced by a note of
+    # sampled, Chromium painting: tests/evaluation/test_held_out.py) is replaced by a note of
     # the config and folder it was given.
     from watercolor.evaluation import held_out
 

@@ -21,7 +21,7 @@ from watercolor.config import runs
 from watercolor.evaluation.eval_settings import check_settings as check_evaluation
 from watercolor.training.settings import check_settings as check_training
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 MISSING = "/nonexistent/watercolor-usage-test"
 STORE = "--tracking-uri=sqlite:///{tmp}/mlflow.db"  # compare reads a store of its own
 RUN_DIR = "hydra.run.dir={tmp}/run"  # where Hydra writes the run's config, a Hydra app's own

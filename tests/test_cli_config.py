@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import pytest
 from hydra.utils import instantiate
-from test_cli_contracts import WATERCOLOUR  # a layered wash reply (tests/cli is on sys.path)
+from test_cli_contracts import WATERCOLOUR  # a layered wash reply (tests/ is on sys.path)
 
 from watercolor import config, score
 from watercolor.bench import cli as bench_cli

@@ -1,4 +1,4 @@
-"""Fixtures for the judge tests: the bundled reference pool and one render pool.
+"""One render pool for the judge tests (the reference pool: tests/rewards/conftest.py).
 
 Browser tests render the task's 600 x 600 sketches at `pixel_density=0.5` (300 px, the size of
 the bundled references), one page at a time, with a generous time limit for busy CI machines.
@@ -7,15 +7,9 @@ the bundled references), one page at a time, with a generous time limit for busy
 import pytest
 
 from watercolor.render import RenderConfig, RenderPool
-from watercolor.rewards.reference_pool import ReferencePool, load_pool
 from watercolor.tasks.painting.harness import HARNESS
 
 JUDGE_RENDER = RenderConfig(pixel_density=0.5, workers=1, time_limit_s=30.0)
-
-
-@pytest.fixture(scope="session")
-def references() -> ReferencePool:
-    return load_pool()
 
 
 @pytest.fixture(scope="session")
