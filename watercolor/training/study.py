@@ -310,7 +310,7 @@ class Study(Callback):
         """`watercolor.evaluate` with the study's settings into `out_dir`, tagged with its study
         and named `run_name` (in MLflow's UI; else every one would be "evaluate-evaluation")."""
         from watercolor.evaluation import (
-            evaluate,  # torch: in the job's process, not at Hydra's start
+            held_out,  # torch: in the job's process, not at Hydra's start
         )
 
         study = study_id(config.study.records, sweep_dir)
@@ -328,7 +328,7 @@ class Study(Callback):
             *self.overrides,
         ]  # fmt: skip
         log.info("study: evaluating into %s", out_dir)
-        evaluate.run(compose_config("evaluate", overrides), out_dir)
+        held_out.run(compose_config("evaluate", overrides), out_dir)
 
 
 def trained_run_name(config: DictConfig, job_dir: Path) -> str:
