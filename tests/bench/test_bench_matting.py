@@ -11,6 +11,7 @@ from watercolor.tasks.painting import SAMPLES_DIR
 pytestmark = pytest.mark.browser
 
 
+@pytest.mark.slow  # the benchmark run end to end, ~23 s (command 2's budget, issue 45)
 def test_the_twin_is_painted_and_timed_beside_the_single_render(tmp_path):
     (tmp_path / "hibiscus.js").write_text((SAMPLES_DIR / "hibiscus.js").read_text())
     args = argparse.Namespace(sketches=tmp_path, repeat=1, time_limit=60.0)

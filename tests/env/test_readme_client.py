@@ -24,6 +24,7 @@ def readme_snippet() -> str:
     return block
 
 
+@pytest.mark.slow  # a server started and a render over HTTP, ~25 s (command 2's budget, issue 45)
 def test_the_readme_client_snippet_paints_on_a_real_server():
     snippet = readme_snippet()
     assert "http://127.0.0.1:8100" in snippet  # the server's default port, as the README says

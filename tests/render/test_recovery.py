@@ -109,6 +109,7 @@ async def test_a_cancelled_render_does_not_leave_a_busy_page_behind(pool):
     assert [c.status for c in results] == [Status.OK] * 4, [c.errors for c in results]
 
 
+@pytest.mark.slow  # a 5 s limit run out and a relaunch, ~22 s; a hang times out above, fast
 async def test_a_sketch_past_its_limit_is_a_timeout_and_leaves_no_drawing_behind():
     # At the tests' 5 s limit, not the shipped 10 s (conf/renderer/local.yaml): the stop is the
     # same code at any limit, and this sketch runs its whole limit. At 10 s it took 12 s of
@@ -123,6 +124,7 @@ async def test_a_sketch_past_its_limit_is_a_timeout_and_leaves_no_drawing_behind
         assert own.launches == 2  # the browser holding the queued drawing was replaced
 
 
+@pytest.mark.slow  # two whole 5 s limits and relaunches, ~27 s (command 2's budget, issue 45)
 async def test_sketches_after_one_past_its_limit_keep_their_verdict():
     # One worker: each sketch runs after the previous one. (Two sketches drawing at the same
     # time share the browser's GPU process, so one that floods it still slows the other.)

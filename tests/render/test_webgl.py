@@ -90,6 +90,7 @@ async def test_canvases_are_compared_sketch_by_sketch(pool):
     assert moved["max_differing_pixel_share"] > 0.01  # the other seed moved the washes
 
 
+@pytest.mark.slow  # the benchmark run end to end, ~23 s (command 2's budget, issue 45)
 @pytest.mark.browser
 def test_the_bench_measures_swiftshader_and_measures_egl_only_on_the_gpu():
     command = [sys.executable, "-m", "watercolor.bench.webgl", "--modes", "swiftshader,egl",
