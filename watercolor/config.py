@@ -172,22 +172,25 @@ def default_option(group: str, name: str = "train") -> str:
 
 
 def reward_set_names(*, offline: bool = False, task: str | None = None) -> list[str]:
-    """The options of the `reward` group (conf/reward/*.yaml); with `offline` or `task`, only
-    those `reward_sets` keeps (building each set to read it)."""
-    if offline or task is not None:
-        return list(reward_sets(offline=offline, task=task))
-    return sorted(p.stem for p in (CONF_DIR / "reward").glob("*.yaml"))
+    """The options of the `reward` group (conf/reward/*.yaml); with `offline`, only the sets that
+    need no model or server (their `needs` list is empty); with `task` (a `Task.name`), only
+    those made for that task (their `task` field; a set that names none suits any). Read from
+    each set's composed config, nothing built: a typo's answer lists them without importing a
+    judge's client."""
+    names = sorted(p.stem for p in (CONF_DIR / "reward").glob("*.yaml"))
+    if not offline and task is None:
+        return names
+    configs = {name: compose_train([f"reward={name}"]).reward for name in names}
+    return [
+        name for name, cfg in configs.items()
+        if not (offline and cfg.get("needs")) and (task is None or cfg.get("task") in (None, task))
+    ]  # fmt: skip
 
 
 def reward_sets(*, offline: bool = False, task: str | None = None) -> dict[str, RewardSet]:
-    """The reward sets of conf/reward/ by name, each built once; with `offline`, only those that
-    need no model or server (their `needs` list is empty); with `task` (a `Task.name`), only
-    those made for that task (their `task` field; a set that names none suits any)."""
-    sets = {name: reward_set(name) for name in reward_set_names()}
-    return {
-        name: rewards for name, rewards in sets.items()
-        if not (offline and rewards.needs) and (task is None or rewards.task in (None, task))
-    }  # fmt: skip
+    """The reward sets of conf/reward/ by name, each built once, those `reward_set_names` keeps
+    for `offline` and `task`."""
+    return {name: reward_set(name) for name in reward_set_names(offline=offline, task=task)}
 
 
 def check_reward_task(name: str, made_for: str | None, task: str) -> None:
