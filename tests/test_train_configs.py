@@ -84,7 +84,7 @@ def test_real_model_recipes_give_a_render_the_time_real_watercolours_take():
     # The command line still chooses: another renderer, or another limit.
     assert compose_train(["model=qwen3_5_4b", "renderer=local"]).renderer.time_limit_s == 10.0
     remote = compose_train(["model=qwen3_5_4b", "renderer=remote"]).renderer
-    assert remote._target_ == "watercolor.env.client.RemotePainter"
+    assert remote._target_ == "watercolor.env.client.RemoteRenderer"
     limit = compose_train(["model=qwen3_5_4b", "renderer.time_limit_s=90"]).renderer.time_limit_s
     assert limit == 90
 
@@ -214,14 +214,14 @@ def test_ray_launcher_config_composes():
 
 
 def test_remote_rendering_is_told_the_episode_its_servers_must_run():
-    from watercolor.env.client import RemotePainter
-    from watercolor.training.job import build_painter
+    from watercolor.env.client import RemoteRenderer
+    from watercolor.training.job import build_renderer
 
     cfg = compose_train(["renderer=remote", "task.episode.rules.max_chars=900"])
-    painter = build_painter(cfg.renderer, cfg.task)
-    assert isinstance(painter, RemotePainter)
-    assert painter.episode == OmegaConf.to_container(cfg.task.episode, resolve=True)
-    assert painter.episode["rules"]["max_chars"] == 900
+    renderer = build_renderer(cfg.renderer, cfg.task)
+    assert isinstance(renderer, RemoteRenderer)
+    assert renderer.episode == OmegaConf.to_container(cfg.task.episode, resolve=True)
+    assert renderer.episode["rules"]["max_chars"] == 900
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from train_helpers import REPO
 pytestmark = pytest.mark.slow  # a fresh interpreter importing the trainer: ~10 CPU-s
 
 
-def test_training_imports_openenv_only_for_remote_painters():
+def test_training_imports_openenv_only_for_remote_renderers():
     check = ("import sys, watercolor.train; print(sorted("
              "{m.split('.')[0] for m in sys.modules} & {'openenv', 'gradio'}))")  # fmt: skip
     done = subprocess.run([sys.executable, "-c", check], cwd=REPO, capture_output=True,

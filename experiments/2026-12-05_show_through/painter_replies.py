@@ -29,7 +29,7 @@ from watercolor.analysis.stats import LEVEL, RESAMPLES
 from watercolor.config import compose_train, reward_set
 from watercolor.evaluation.sampling import generate_samples, paint_replies, training_sampling
 from watercolor.policy.loading import load_policy
-from watercolor.render.painters import LocalPainter
+from watercolor.render.renderers import LocalRenderer
 from watercolor.rewards.matting import paint_opacity
 from watercolor.tasks import build_task
 from watercolor.tasks.painting.painter.kinds import reply_kind
@@ -55,8 +55,8 @@ def painted(num_prompts: int = 24, samples: int = 4) -> tuple[list, list]:
     episode = lambda pool, reply, seed: task.episode(  # noqa: E731
         pool, reply, seed=seed, second_paper=reward_set("show_through").second_paper
     )
-    painter = LocalPainter(instantiate(cfg.renderer), episode, task.harness)
-    canvases = asyncio.run(paint_replies([r.reply for r in replies], painter, 0))
+    renderer = LocalRenderer(instantiate(cfg.renderer), episode, task.harness)
+    canvases = asyncio.run(paint_replies([r.reply for r in replies], renderer, 0))
     CACHE.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pickle.dumps((replies, canvases)))
     return replies, canvases

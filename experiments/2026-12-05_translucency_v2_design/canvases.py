@@ -64,15 +64,15 @@ def pairs(count: int, seed: int, split: str, time_limit_s: float = 30.0) -> dict
 def kinds(per_kind: int, seed: int = 0) -> dict:
     from watercolor.config import compose_train
     from watercolor.evaluation.sampling import paint_replies
-    from watercolor.render.painters import LocalPainter
+    from watercolor.render.renderers import LocalRenderer
     from watercolor.tasks import build_task
     from watercolor.tasks.painting.painter.kinds import kind_examples, label
 
     cfg = compose_train([])
     examples = kind_examples(["layered", "flat"], instantiate(cfg.task.eval_prompts), per_kind)
     task = build_task(cfg.task)
-    painter = LocalPainter(instantiate(cfg.renderer), task.episode, task.harness)
-    canvases = asyncio.run(paint_replies([e.reply for e in examples], painter, seed))
+    renderer = LocalRenderer(instantiate(cfg.renderer), task.episode, task.harness)
+    canvases = asyncio.run(paint_replies([e.reply for e in examples], renderer, seed))
     rows = [{"label": label(e), "prompt": e.prompt, "quality": e.quality} for e in examples]
     return {"rows": rows, "canvases": canvases}
 
@@ -81,7 +81,7 @@ def painter(model_dir: str, num_prompts: int = 24, samples: int = 4) -> dict:
     from watercolor.config import compose_train
     from watercolor.evaluation.sampling import generate_samples, paint_replies, training_sampling
     from watercolor.policy.loading import load_policy
-    from watercolor.render.painters import LocalPainter
+    from watercolor.render.renderers import LocalRenderer
     from watercolor.tasks import build_task
     from watercolor.tasks.painting.painter.kinds import reply_kind
 
@@ -93,7 +93,7 @@ def painter(model_dir: str, num_prompts: int = 24, samples: int = 4) -> dict:
                                generation=generation, chat_template_kwargs=template_kwargs,
                                conversation=instantiate(cfg.task.conversation))  # fmt: skip
     task = build_task(cfg.task)
-    paint = LocalPainter(instantiate(cfg.renderer), task.episode, task.harness)
+    paint = LocalRenderer(instantiate(cfg.renderer), task.episode, task.harness)
     canvases = asyncio.run(paint_replies([r.reply for r in replies], paint, 0))
     rows = [{"label": reply_kind(r.reply), "prompt": r.prompt} for r in replies]
     return {"rows": rows, "canvases": canvases, "model": model_dir}

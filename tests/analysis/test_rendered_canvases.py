@@ -17,8 +17,8 @@ from PIL import Image
 from watercolor.analysis.canvas_sources import RenderedCanvases, task_harness
 from watercolor.analysis.records import Evaluation, Records
 from watercolor.config import compose_train
-from watercolor.render import painters
-from watercolor.render.painters import LocalPainter
+from watercolor.render import renderers
+from watercolor.render.renderers import LocalRenderer
 
 pytestmark = pytest.mark.browser
 
@@ -36,12 +36,12 @@ def pixels(png: bytes | str) -> np.ndarray:
         return np.asarray(image.convert("RGB"), dtype=float)
 
 
-class CountedPainter(LocalPainter):
+class CountedRenderer(LocalRenderer):
     made = 0
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        CountedPainter.made += 1
+        CountedRenderer.made += 1
 
 
 def test_replies_are_painted_again_as_their_run_painted_them(tmp_path, monkeypatch):
@@ -61,25 +61,25 @@ function setup() {
                          "status": ["ok", "violation"]})  # fmt: skip
     samples = pd.DataFrame({"key": ["p00_s00"], "reply": [reply], "status": ["ok"],
                             "prompt": ["a peach hibiscus"]})  # fmt: skip
-    # The evaluation is of another run (seed 4): it painted alike, so it shares r1's painter.
+    # The evaluation is of another run (seed 4): it painted alike, so it shares r1's renderer.
     found = Records(runs=[{"run_id": "r1", "seed": "3"}, {"run_id": "r2", "seed": "4"}],
                     configs={"r1": run_config(3), "r2": run_config(4)},
                     evaluations=[Evaluation("e1", "r2", {}, samples, {"seed": "3"})])  # fmt: skip
-    monkeypatch.setattr(painters, "LocalPainter", CountedPainter)
+    monkeypatch.setattr(renderers, "LocalRenderer", CountedRenderer)
     with RenderedCanvases(found) as source:
         pngs = source.rollouts("r1", 10, rows, tmp_path / "run")
         evaluation = source.evaluation(found.evaluations[0], ["p00_s00", "p01_s00"], tmp_path / "e")
-    assert CountedPainter.made == 1  # one painter for both runs: their renderer and task agree
+    assert CountedRenderer.made == 1  # one renderer for both runs: same renderer config and task
     assert set(pngs) == {0, "grid"}  # the refused reply has no canvas
     cfg = OmegaConf.create(run_config())
     harness = instantiate(task_harness(cfg.task))
-    painter = LocalPainter(instantiate(cfg.renderer), instantiate(cfg.task.episode), harness)
+    renderer = LocalRenderer(instantiate(cfg.renderer), instantiate(cfg.task.episode), harness)
 
     async def direct():
         try:
-            return await painter(reply, 3)
+            return await renderer(reply, 3)
         finally:
-            await painter.close()
+            await renderer.close()
 
     expected = pixels(asyncio.run(direct()).png)
     again = pixels(str(pngs[0]))

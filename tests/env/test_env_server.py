@@ -173,15 +173,17 @@ async def test_training_scores_rollouts_rendered_on_the_server(
 ):
     """renderer=remote: the TRL adapter paints through the server and scores locally."""
     from watercolor.config import reward_set
-    from watercolor.env.client import RemotePainter
+    from watercolor.env.client import RemoteRenderer
     from watercolor.rewards.trl_adapter import RolloutScorer
 
     url, _ = server
     batches = []
     # One session at a time: the module's server takes MAX_SESSIONS = 2, and the dropped client
     # of the test before may still hold one while its render finishes.
-    painter = RemotePainter([url], sessions_per_server=1)
-    scorer = RolloutScorer(reward_set("gated"), painter, num_generations=2, on_batch=batches.append)
+    renderer = RemoteRenderer([url], sessions_per_server=1)
+    scorer = RolloutScorer(
+        reward_set("gated"), renderer, num_generations=2, on_batch=batches.append
+    )
     funcs, weights = scorer.reward_functions()
     completions = [[{"role": "assistant", "content": r}] for r in (watercolour_reply, bad_reply)]
     prompts = [[{"role": "user", "content": "paint a blue pond in watercolour"}]] * 2
@@ -200,14 +202,14 @@ async def test_a_server_running_another_episode_is_refused_with_the_keys_that_di
     from omegaconf import OmegaConf
 
     from watercolor.config import compose_train
-    from watercolor.env.client import EpisodeMismatch, RemotePainter
+    from watercolor.env.client import EpisodeMismatch, RemoteRenderer
 
     url, _ = server
     ours = OmegaConf.to_container(compose_train().task.episode, resolve=True)
-    same = RemotePainter([url], sessions_per_server=1, episode=ours)
+    same = RemoteRenderer([url], sessions_per_server=1, episode=ours)
     assert (await same(watercolour_reply)).status == "ok"
     other = ours | {"rules": ours["rules"] | {"max_chars": 50}}
-    painter = RemotePainter([url], sessions_per_server=1, episode=other)
+    renderer = RemoteRenderer([url], sessions_per_server=1, episode=other)
     with pytest.raises(EpisodeMismatch, match=r"rules\.max_chars: server 20000, run 50"):
-        await painter(watercolour_reply)
-    assert painter.servers[0].taken == 0  # refused before any reply was sent
+        await renderer(watercolour_reply)
+    assert renderer.servers[0].taken == 0  # refused before any reply was sent

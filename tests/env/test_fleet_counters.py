@@ -10,7 +10,7 @@ from __future__ import annotations
 import socket
 
 from watercolor.config import reward_set
-from watercolor.env.client import RemotePainter
+from watercolor.env.client import RemoteRenderer
 from watercolor.rewards.trl_adapter import RolloutScorer
 
 
@@ -22,8 +22,8 @@ def closed_port() -> int:
 
 async def test_per_server_counters_are_logged_with_the_step():
     ports = [closed_port(), closed_port()]
-    painter = RemotePainter([f"http://127.0.0.1:{p}" for p in ports], connect_timeout_s=2.0)
-    scorer = RolloutScorer(reward_set("gated"), painter, num_generations=2)
+    renderer = RemoteRenderer([f"http://127.0.0.1:{p}" for p in ports], connect_timeout_s=2.0)
+    scorer = RolloutScorer(reward_set("gated"), renderer, num_generations=2)
     funcs, _ = scorer.reward_functions()
     logged = {}
     completions = [[{"role": "assistant", "content": "```js\nfunction setup() {}\n```"}]] * 2

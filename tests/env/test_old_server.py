@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from watercolor.env.client import RemotePainter, ServerTooOld
+from watercolor.env.client import RemoteRenderer, ServerTooOld
 
 
 class OldServer(BaseHTTPRequestHandler):
@@ -44,9 +44,9 @@ def old_server_url():
 
 
 async def test_a_server_without_the_episode_endpoint_is_too_old_not_unreachable(old_server_url):
-    painter = RemotePainter([old_server_url], episode={"rules": {"max_chars": 20000}})
+    renderer = RemoteRenderer([old_server_url], episode={"rules": {"max_chars": 20000}})
     with pytest.raises(ServerTooOld, match=rf"{old_server_url} is too old.*/task/episode.*upgrade"):
-        await painter("```javascript\nfunction setup() {}\n```", seed=0)
-    server = painter.servers[0]
+        await renderer("```javascript\nfunction setup() {}\n```", seed=0)
+    server = renderer.servers[0]
     assert (server.taken, server.unreachable) == (0, 0)  # no reply sent, not marked down
     assert OldServer.asked == ["/task/episode"]  # asked once, not retried

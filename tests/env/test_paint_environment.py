@@ -142,10 +142,10 @@ async def test_infrastructure_failures_give_no_reward(pool, watercolour_reply, b
     assert (await env.step_async(CanvasAction(reply=bad_reply))).reward is None
 
 
-def test_the_environment_takes_the_one_episode_type_the_painters_define():
+def test_the_environment_takes_the_one_episode_type_the_renderers_define():
     # Issue 21: two hand copies of the episode's type drifted apart in their docs; one remains.
     from watercolor.env import environment
-    from watercolor.render import painters
+    from watercolor.render import renderers
 
-    assert environment.Episode is painters.Episode
+    assert environment.Episode is renderers.Episode
     assert "\nEpisode = " not in Path(environment.__file__).read_text()

@@ -1,6 +1,6 @@
 """A render fleet that survives losing a server: two real servers, one killed mid-batch.
 
-The reward functions training hands to TRL (`RolloutScorer` over a `RemotePainter`, as
+The reward functions training hands to TRL (`RolloutScorer` over a `RemoteRenderer`, as
 `renderer=remote` builds them) score batches of a layered watercolour on two local servers.
 One server is SIGKILLed (with its Chromium) while it holds replies, then restarted on the same
 port while the batches go on.
@@ -14,7 +14,7 @@ import pytest
 from env_servers import free_port, kill_group, start_server, wait_until_healthy
 
 from watercolor.config import reward_set
-from watercolor.env.client import RemotePainter
+from watercolor.env.client import RemoteRenderer
 from watercolor.rewards.trl_adapter import RolloutScorer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -61,10 +61,10 @@ def fleet():
 class Batches:
     """Score batches exactly as TRL calls the reward functions: all concurrently, per step."""
 
-    def __init__(self, painter: RemotePainter, reply: str) -> None:
+    def __init__(self, renderer: RemoteRenderer, reply: str) -> None:
         self.scored = []  # each batch's Rollouts (canvases, scores), as tracking gets them
         scorer = RolloutScorer(
-            reward_set("gated"), painter, num_generations=BATCH, on_batch=self.scored.append
+            reward_set("gated"), renderer, num_generations=BATCH, on_batch=self.scored.append
         )
         self.functions, _ = scorer.reward_functions()
         self.reply, self.step = reply, 0
@@ -94,9 +94,9 @@ async def test_a_server_killed_mid_batch_and_restarted(fleet, watercolour_reply)
         nonlocal clock
         phases[name], clock = round(time.monotonic() - clock, 1), time.monotonic()
 
-    painter = RemotePainter(fleet.urls, sessions_per_server=2, timeout_s=120, retry_after_s=1.0)
-    a, b = painter.servers
-    batches = Batches(painter, watercolour_reply)
+    renderer = RemoteRenderer(fleet.urls, sessions_per_server=2, timeout_s=120, retry_after_s=1.0)
+    a, b = renderer.servers
+    batches = Batches(renderer, watercolour_reply)
 
     assert all(verdicts(await batches.run()))
     assert a.rendered == b.rendered == BATCH // 2  # round-robin over both

@@ -44,7 +44,7 @@ def test_a_non_local_renderer_is_refused(capsys):
         make_app(["--set", "renderer=remote"])
     assert exit_.value.code == 2
     error = capsys.readouterr().err.strip().splitlines()[-1]
-    assert "error: " in error and "RenderConfig" in error and "RemotePainter" in error
+    assert "error: " in error and "RenderConfig" in error and "RemoteRenderer" in error
 
 
 def test_turns_below_one_are_a_usage_error(capsys):

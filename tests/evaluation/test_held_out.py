@@ -34,8 +34,8 @@ from watercolor.evaluation.sampling import (
     score_rows,
 )
 from watercolor.policy.loading import load_policy
-from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
+from watercolor.render.renderers import LocalRenderer
 from watercolor.tasks.painting import sample_sketches
 from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.harness import HARNESS
@@ -154,9 +154,9 @@ def test_painted_canvases_reach_the_summary_and_the_gallery(reward_sets, tmp_pat
         Sample(0, p0, 1, f"```js\n{sketches['koi']}\n```", 900, False),
         Sample(1, p1, 0, "I would rather not paint today.", 8, False),
     ]
-    painter = LocalPainter(RENDER, paint, HARNESS)
-    canvases = asyncio.run(paint_replies([s.reply for s in samples], painter, progress=False))
-    assert painter.pool is None  # closed after the batch
+    renderer = LocalRenderer(RENDER, paint, HARNESS)
+    canvases = asyncio.run(paint_replies([s.reply for s in samples], renderer, progress=False))
+    assert renderer.pool is None  # closed after the batch
     table = pd.DataFrame(score_rows(samples, canvases, reward_sets, style_measures))
     table.insert(1, "image", save_canvases(samples, canvases, tmp_path / "canvases", ".js"))
     summary = write_report(table, tmp_path, "samples", tmp_path / "canvases")

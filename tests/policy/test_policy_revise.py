@@ -29,7 +29,7 @@ from watercolor.config import compose_train, reward_set
 from watercolor.policy.builder import BUILD_INFO, read_build_info
 from watercolor.policy.loading import load_policy
 from watercolor.render import RenderConfig
-from watercolor.render.painters import LocalPainter
+from watercolor.render.renderers import LocalRenderer
 from watercolor.rewards.reward_set import Score
 from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.feedback import feedback, revision_conversation
@@ -130,20 +130,20 @@ def test_a_record_is_kept_only_when_it_teaches_what_it_claims(kind, draft, revis
 @pytest.mark.browser
 async def test_records_carry_the_feedback_on_their_drafts_own_canvas():
     rewards = reward_set(DEFAULT_REVISE.feedback_reward)
-    painter = LocalPainter(
+    renderer = LocalRenderer(
         RenderConfig(pixel_density=0.5, workers=1, time_limit_s=30.0), paint, HARNESS
     )
     painted: dict[tuple[str, int], Canvas] = {}
 
     async def remembering(reply: str, seed: int) -> Canvas:
-        painted[reply, seed] = canvas = await painter(reply, seed)
+        painted[reply, seed] = canvas = await renderer(reply, seed)
         return canvas
 
     plans = plan_revisions(per_kind=1, seed=0)
     try:  # every plan kept, so one of each kind is five records
         records = await revision_records(plans, remembering, rewards, min_gain=-1, good_total=0)
     finally:
-        await painter.close()
+        await renderer.close()
     assert [r["kind"] for r in records] == list(KINDS)
     for plan, record in zip(plans, records, strict=True):
         canvas = painted[plan.draft, record["seed"]]  # painted with the seed it records

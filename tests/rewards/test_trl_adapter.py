@@ -9,8 +9,8 @@ import pytest
 
 from watercolor.canvas import Status
 from watercolor.config import reward_set
-from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig, RenderPool
+from watercolor.render.renderers import LocalRenderer
 from watercolor.rewards.trl_adapter import RolloutScorer
 from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.harness import HARNESS
@@ -51,11 +51,11 @@ COMPLETIONS = [
 PROMPTS = [[{"role": "user", "content": "paint a coral koi pond in watercolour"}]] * 4
 
 
-class CountingPainter(LocalPainter):
+class CountingRenderer(LocalRenderer):
     calls = 0
 
     async def __call__(self, reply, seed=0):
-        CountingPainter.calls += 1
+        CountingRenderer.calls += 1
         return await super().__call__(reply, seed)
 
 
@@ -70,23 +70,23 @@ def config():
 
 
 @pytest.fixture(scope="module")
-async def painter(config):
-    """One painter for the module's tests: starting its two browsers costs ~6 CPU-s, more than
+async def renderer(config):
+    """One renderer for the module's tests: starting its two browsers costs ~6 CPU-s, more than
     the renders of a test (every sketch still gets a fresh document)."""
-    painter = CountingPainter(config, paint, HARNESS)
-    yield painter
-    await painter.close()
+    renderer = CountingRenderer(config, paint, HARNESS)
+    yield renderer
+    await renderer.close()
 
 
 @pytest.mark.parametrize("name", ["coarse", "fine_grained", "gated"])
-async def test_weighted_sum_is_the_set_total(name, painter):
+async def test_weighted_sum_is_the_set_total(name, renderer):
     rewards, batches = reward_set(name), []
-    scorer = RolloutScorer(rewards, painter, num_generations=4, on_batch=batches.append)
+    scorer = RolloutScorer(rewards, renderer, num_generations=4, on_batch=batches.append)
     funcs, weights = scorer.reward_functions()
-    CountingPainter.calls = 0
+    CountingRenderer.calls = 0
     outputs = await call_all(funcs)
     assert [f.__name__ for f in funcs] == list(rewards.weights)
-    assert CountingPainter.calls == len(COMPLETIONS)  # one render per completion
+    assert CountingRenderer.calls == len(COMPLETIONS)  # one render per completion
     (batch,) = batches
     for i, score in enumerate(batch.scores):
         trl_total = sum(w * out[i] for w, out in zip(weights, outputs, strict=True))
@@ -102,10 +102,10 @@ async def test_infrastructure_failure_is_none_for_every_function():
     # A pool whose browser cannot be launched: every render is the pool's own infra_error.
     pool = RenderPool(RenderConfig(chromium="/nonexistent/chromium", workers=1), HARNESS)
 
-    async def painter(reply, seed=0):
+    async def renderer(reply, seed=0):
         return await paint(pool, reply, seed=seed)
 
-    scorer = RolloutScorer(reward_set("gated"), painter, num_generations=4)
+    scorer = RolloutScorer(reward_set("gated"), renderer, num_generations=4)
     funcs, _ = scorer.reward_functions()
     try:
         outputs = await call_all(funcs, COMPLETIONS[:1] * 4)
@@ -114,9 +114,9 @@ async def test_infrastructure_failure_is_none_for_every_function():
     assert all(value is None for out in outputs for value in out)
 
 
-async def test_prefetched_replies_are_painted_once_and_counted(painter):
+async def test_prefetched_replies_are_painted_once_and_counted(renderer):
     logged = {}
-    scorer = RolloutScorer(reward_set("gated"), painter, num_generations=4)
+    scorer = RolloutScorer(reward_set("gated"), renderer, num_generations=4)
     funcs, _ = scorer.reward_functions()
     texts = [c[0]["content"] for c in COMPLETIONS]
     nothing = [[{"role": "assistant", "content": "no sketch"}]] * 4
@@ -130,23 +130,23 @@ async def test_prefetched_replies_are_painted_once_and_counted(painter):
     # Before TRL's first rewards call the reward loop is unknown: nothing is painted ahead.
     assert not await asyncio.to_thread(scorer.prefetch, texts[0])
     await batch(nothing)  # the first step: TRL calls the rewards on this loop
-    CountingPainter.calls = 0
+    CountingRenderer.calls = 0
     # Two replies painted ahead (as the rollout does from the generation thread), one of them a
     # text TRL never asks for: it is painted but not awaited again.
     for text in (texts[0], texts[3], "never asked for"):
         assert await asyncio.to_thread(scorer.prefetch, text)
     scorer.note_generation(1.5)
     outputs = await batch(COMPLETIONS)
-    assert CountingPainter.calls == 5  # 4 completions (2 of them ahead) + the unused one
+    assert CountingRenderer.calls == 5  # 4 completions (2 of them ahead) + the unused one
     assert logged["rollouts/prefetched"] == 0.5 and logged["rollouts/generation_s"] == 1.5
     assert outputs[0][0] is not None and outputs[0][0] > 0  # the prefetched canvas was scored
 
 
-async def test_trl_own_generation_is_timed_from_the_step_start(painter):
+async def test_trl_own_generation_is_timed_from_the_step_start(renderer):
     from watercolor.training.rollout import GenerationClock  # torch and TRL: only here
 
     logged = {}
-    scorer = RolloutScorer(reward_set("gated"), painter, num_generations=4)
+    scorer = RolloutScorer(reward_set("gated"), renderer, num_generations=4)
     funcs, _ = scorer.reward_functions()
     GenerationClock(scorer).on_step_begin(args=None, state=None, control=None)
     await asyncio.sleep(0.3)  # TRL generating the batch

@@ -154,7 +154,7 @@ def test_the_two_svg_sets_disagree_on_the_corpus_kinds():
     import random
     import statistics
 
-    from watercolor.render.painters import LocalPainter
+    from watercolor.render.renderers import LocalRenderer
 
     cfg = compose_train(["task=svg", "renderer.pixel_density=0.5", "renderer.workers=1"])
     task = build_task(cfg.task)
@@ -165,11 +165,11 @@ def test_the_two_svg_sets_disagree_on_the_corpus_kinds():
     ]
 
     async def paint():
-        painter = LocalPainter(instantiate(cfg.renderer), task.episode, task.harness)
+        renderer = LocalRenderer(instantiate(cfg.renderer), task.episode, task.harness)
         try:
-            return await asyncio.gather(*(painter(e.reply, 0) for e in examples))
+            return await asyncio.gather(*(renderer(e.reply, 0) for e in examples))
         finally:
-            await painter.close()
+            await renderer.close()
 
     canvases = asyncio.run(paint())
     assert all(c.ok for c in canvases), [c.errors for c in canvases]

@@ -93,8 +93,8 @@ def test_one_grpo_step_trains_whole_trajectories_scored_on_the_revision(tmp_path
 
     from watercolor.config import CONF_DIR
     from watercolor.policy.loading import load_policy
-    from watercolor.render.painters import LocalPainter
     from watercolor.render.pool import RenderConfig
+    from watercolor.render.renderers import LocalRenderer
     from watercolor.rewards.trl_adapter import RolloutScorer
     from watercolor.tasks.painting.episode import paint
     from watercolor.training.job import build_dataset
@@ -102,10 +102,10 @@ def test_one_grpo_step_trains_whole_trajectories_scored_on_the_revision(tmp_path
     with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
         cfg = compose("train", ["reward=fine_grained"])
     model, tok = load_policy(str(ensure_tiny_model(SMOKE, CACHE, progress=False)))
-    painter = LocalPainter(RenderConfig(pixel_density=0.5, workers=1), paint, HARNESS)
+    renderer = LocalRenderer(RenderConfig(pixel_density=0.5, workers=1), paint, HARNESS)
     batches = []
     scorer = RolloutScorer(
-        instantiate(cfg.reward), painter, num_generations=2, on_batch=batches.append
+        instantiate(cfg.reward), renderer, num_generations=2, on_batch=batches.append
     )
     task = build_task(compose_train(["task.turns=2"]).task)
     rollout = Captured(RevisionRollout(scorer, task))
@@ -123,7 +123,7 @@ def test_one_grpo_step_trains_whole_trajectories_scored_on_the_revision(tmp_path
     try:
         trainer.train()
     finally:
-        asyncio.run_coroutine_threadsafe(painter.close(), trainer.async_loop).result(60)
+        asyncio.run_coroutine_threadsafe(renderer.close(), trainer.async_loop).result(60)
     (out,) = rollout.outputs
     (batch,) = batches
     request_head = REVISION_REQUEST.split("{feedback}")[0]

@@ -21,7 +21,7 @@ SMOKE_STUDY = (
     "+hydra.callbacks.study.num_prompts=2", "+hydra.callbacks.study.samples=2",
     "tracking.log_canvases_every=1",  # the study logs every 10th step; the gallery needs one
     # Cheaper than the smoke run, checking the same: a group of two replies and one browser per
-    # painter, not two (a part starts ~10 painters: training, evaluations, compare's re-renders;
+    # renderer, not two (a part starts ~10 renderers: training, evaluations, compare's re-renders;
     # the browsers' start-up was a third of the test's CPU).
     "trainer.num_generations=2", "trainer.per_device_train_batch_size=2", "renderer.workers=1",
     # The default tiny painter (built once per machine, cached), not the smoke one: the smoke

@@ -1,6 +1,6 @@
 """Revision through TRL's `environment_factory` (models that take images): the submit tool.
 
-The tool's contract with the real painter and the gated reward set: a submission returns the
+The tool's contract with the real renderer and the gated reward set: a submission returns the
 canvas at the configured size and the feedback in words; a submission past `turns` is refused in
 words and not painted; `get_reward` is the last submission's score (None for an infrastructure
 failure, 0 when nothing was submitted). Then how a config chooses the route (`model.takes_images`
@@ -19,8 +19,8 @@ from transformers.utils import get_json_schema
 
 from watercolor.canvas import Canvas, Status
 from watercolor.config import compose_train
-from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
+from watercolor.render.renderers import LocalRenderer
 from watercolor.tasks import build_task
 from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.feedback import feedback
@@ -51,19 +51,19 @@ FOX = conversation("paint a red fox in watercolour")
 
 
 class Counting:
-    """The real painter, counting its calls."""
+    """The real renderer, counting its calls."""
 
-    def __init__(self, painter) -> None:
-        self.painter, self.calls = painter, 0
+    def __init__(self, renderer) -> None:
+        self.renderer, self.calls = renderer, 0
 
     async def __call__(self, reply: str, seed: int = 0) -> Canvas:
         self.calls += 1
-        return await self.painter(reply, seed)
+        return await self.renderer(reply, seed)
 
 
 @pytest.fixture(scope="module")
-async def painter():
-    local = LocalPainter(
+async def renderer():
+    local = LocalRenderer(
         RenderConfig(pixel_density=0.5, workers=1, time_limit_s=30.0), paint, HARNESS
     )
     yield local
@@ -74,8 +74,8 @@ def gated():
     return instantiate(compose_train(["reward=gated"]).reward)
 
 
-def episode(painter, turns: int = 2, image_px: int = 128):
-    env = SubmitEpisodes(gated(), Counting(painter), feedback, turns=turns, image_px=image_px)()
+def episode(renderer, turns: int = 2, image_px: int = 128):
+    env = SubmitEpisodes(gated(), Counting(renderer), feedback, turns=turns, image_px=image_px)()
     assert f"{turns} submissions in all" in env.reset(prompt=FOX)  # what TRL adds to the request
     return env
 
@@ -87,8 +87,8 @@ def parts(result: list[dict]) -> tuple[Image.Image, str]:
 
 
 @pytest.mark.browser
-async def test_a_throwing_sketch_returns_its_feedback_and_a_small_canvas(painter):
-    env = episode(painter, image_px=96)
+async def test_a_throwing_sketch_returns_its_feedback_and_a_small_canvas(renderer):
+    env = episode(renderer, image_px=96)
     image, text = parts(await env.submit(THROWS))
     assert "threw an error" in text and "First error:" in text, text
     assert "Scores" in text and "total 0.00" in text, text  # the gated set's verdict, in words
@@ -97,8 +97,8 @@ async def test_a_throwing_sketch_returns_its_feedback_and_a_small_canvas(painter
 
 
 @pytest.mark.browser
-async def test_a_painted_canvas_comes_back_as_painted(painter):
-    env = episode(painter)
+async def test_a_painted_canvas_comes_back_as_painted(renderer):
+    env = episode(renderer)
     image, text = parts(await env.submit(PAINTS))
     assert "ran and painted" in text, text
     assert image.size == (128, 128)
@@ -108,20 +108,20 @@ async def test_a_painted_canvas_comes_back_as_painted(painter):
 
 
 @pytest.mark.browser
-async def test_a_submission_past_turns_is_refused_in_words_and_not_painted(painter):
-    env = episode(painter, turns=2)
+async def test_a_submission_past_turns_is_refused_in_words_and_not_painted(renderer):
+    env = episode(renderer, turns=2)
     await env.submit(THROWS)
     await env.submit(PAINTS)
     third = await env.submit(THROWS)
     assert isinstance(third, str) and "used all 2 submissions" in third, third
-    assert env.episodes.painter.calls == 2
+    assert env.episodes.renderer.calls == 2
     assert env.get_reward() > 0  # still the second submission's (painted) score
 
 
 @pytest.mark.browser
-async def test_the_reward_is_the_last_submissions_score_never_the_change(painter):
+async def test_the_reward_is_the_last_submissions_score_never_the_change(renderer):
     reward_set = gated()
-    env = episode(painter)
+    env = episode(renderer)
     await env.submit(PAINTS)
     painted = env.get_reward()
     await env.submit(THROWS)  # a worse revision: the episode scores what it ended with
@@ -136,7 +136,7 @@ async def broken_browser(reply: str, seed: int = 0) -> Canvas:
     return Canvas(Status.INFRA_ERROR, errors=["browser gone"])
 
 
-async def dead_painter(reply: str, seed: int = 0) -> Canvas:
+async def dead_renderer(reply: str, seed: int = 0) -> Canvas:
     raise ConnectionError("render pool is down")
 
 
@@ -146,7 +146,7 @@ async def test_an_infrastructure_failure_is_no_verdict_never_a_zero():
     _, text = parts(await env.submit(PAINTS))
     assert "not the sketch's" in text
     assert env.get_reward() is None
-    env = SubmitEpisodes(gated(), dead_painter, feedback)()
+    env = SubmitEpisodes(gated(), dead_renderer, feedback)()
     env.reset(prompt=FOX)
     with pytest.raises(ConnectionError):  # TRL shows the model the error, counts a tool failure
         await env.submit(PAINTS)
@@ -318,11 +318,11 @@ def test_one_grpo_step_revises_through_the_submit_tool_and_sees_each_canvas(tmp_
     from watercolor.policy.loading import lora_config
 
     cfg = compose_train(["model=qwen3_5_4b", "task.turns=2", "reward=gated"])
-    painter = LocalPainter(
+    renderer = LocalRenderer(
         RenderConfig(pixel_density=0.5, workers=1, time_limit_s=30.0), paint, HARNESS
     )
     scorer = type("Scorer", (), {"reward_set": gated()})
-    episodes = build_submit_episodes(cfg, scorer, painter, build_task(cfg.task))
+    episodes = build_submit_episodes(cfg, scorer, renderer, build_task(cfg.task))
     made = []
 
     def factory():

@@ -9,7 +9,7 @@ A study's committed records keep the replies, not their canvases; the renderer i
 (strokes bit-identical, watercolour fills within a few pixels), so a gallery re-renders only the
 replies it shows, each with the renderer and task of the run that wrote it (its `config.yaml`)
 and the seed it was painted with. Runs that painted alike (the same renderer and task config)
-share one painter, kept warm from call to call until `close()`: a study's 15 galleries start
+share one renderer, kept warm from call to call until `close()`: a study's 15 galleries start
 one pool's browsers, not 15 (each pool's start costs ~3 CPU-s a browser).
 
 What this isolates: nothing itself; replies run in the render pool's sandboxed pages
@@ -62,13 +62,13 @@ class StoreCanvases:
 
 class RenderedCanvases:
     """Canvases re-rendered from the replies in a study's records; `close()` (or `with`) ends
-    the painters' browsers."""
+    the renderers' browsers."""
 
     def __init__(self, found: Records) -> None:
         self.configs = found.configs
         self.seeds = {info["run_id"]: int(info["seed"]) for info in found.runs}
-        self._runner: asyncio.Runner | None = None  # the one loop the painters live on
-        self._painters: dict[str, object] = {}  # renderer + episode config -> its LocalPainter
+        self._runner: asyncio.Runner | None = None  # the one loop the renderers live on
+        self._renderers: dict[str, object] = {}  # renderer + episode config -> its LocalRenderer
 
     def __enter__(self) -> RenderedCanvases:
         return self
@@ -77,13 +77,13 @@ class RenderedCanvases:
         self.close()
 
     def close(self) -> None:
-        """Close every painter and their loop. Safe to call twice."""
+        """Close every renderer and their loop. Safe to call twice."""
         if self._runner is None:
             return
-        painters, self._painters = list(self._painters.values()), {}
+        renderers, self._renderers = list(self._renderers.values()), {}
 
         async def close_all() -> None:
-            await asyncio.gather(*(p.close() for p in painters), return_exceptions=True)
+            await asyncio.gather(*(p.close() for p in renderers), return_exceptions=True)
 
         try:
             self._runner.run(close_all())
@@ -117,21 +117,21 @@ class RenderedCanvases:
         return _save(folder, dict(zip(keys, pngs, strict=True)))
 
     def _paint(self, replies: list[str], seed: int, config_yaml: str) -> list[bytes | None]:
-        from watercolor.render.painters import LocalPainter  # the browser only when rendering
+        from watercolor.render.renderers import LocalRenderer  # the browser only when rendering
 
         if self._runner is None:
             self._runner = asyncio.Runner()
         config = OmegaConf.create(config_yaml)
         task = {"episode": config.task.episode, "harness": config.task.get("harness")}
         key = OmegaConf.to_yaml({"renderer": config.renderer, **task})
-        painter = self._painters.get(key)  # runs of other seeds or arms paint alike
-        if painter is None:  # the harness is composed once per painter, not per call
+        renderer = self._renderers.get(key)  # runs of other seeds or arms paint alike
+        if renderer is None:  # the harness is composed once per renderer, not per call
             episode, harness = instantiate(task["episode"]), instantiate(task_harness(config.task))
-            painter = LocalPainter(instantiate(config.renderer), episode, harness)
-            self._painters[key] = painter
+            renderer = LocalRenderer(instantiate(config.renderer), episode, harness)
+            self._renderers[key] = renderer
 
         async def paint() -> list[bytes | None]:
-            canvases = await asyncio.gather(*(painter(reply, seed) for reply in replies))
+            canvases = await asyncio.gather(*(renderer(reply, seed) for reply in replies))
             return [canvas.png for canvas in canvases]
 
         return self._runner.run(paint())

@@ -1,6 +1,6 @@
 """`remote` starts `--servers` local environment servers (`python -m watercolor.env.serve` on
 loopback ports, `--server-workers` pages each, at `--server-density`, by default the training
-pixel density) and paints the samples' replies through `RemotePainter` (renderer=remote) on the
+pixel density) and paints the samples' replies through `RemoteRenderer` (renderer=remote) on the
 first server, then on the first two, ... in one run: `remote_sN_per_s` (renders per second
 over N servers; each server's gate, render and score included) and `scaling_1_to_N`. Local
 servers share this machine's cores: on 2 cores, two servers cannot do more than one server with
@@ -29,7 +29,7 @@ from watercolor.bench.common import (
 
 
 def bench_remote(args: argparse.Namespace) -> dict:
-    """Renders per second through `RemotePainter` over 1..N local servers, side by side."""
+    """Renders per second through `RemoteRenderer` over 1..N local servers, side by side."""
     replies = [f"```javascript\n{sketch}\n```" for sketch in sample_sketches(args.sketches)]
     replies *= args.repeat
     ports = [free_port() for _ in range(args.servers)]
@@ -57,12 +57,12 @@ def bench_remote(args: argparse.Namespace) -> dict:
 
 async def paint_on(urls: list[str], replies: list[str], workers: int) -> tuple[float, list]:
     """Wall time of painting every reply on `urls` (one untimed warm-up reply per server)."""
-    from watercolor.env.client import RemotePainter
+    from watercolor.env.client import RemoteRenderer
 
-    painter = RemotePainter(urls, sessions_per_server=2 * workers)  # a queued step per page
-    await asyncio.gather(*(painter(replies[0]) for _ in urls))
+    renderer = RemoteRenderer(urls, sessions_per_server=2 * workers)  # a queued step per page
+    await asyncio.gather(*(renderer(replies[0]) for _ in urls))
     start = time.perf_counter()
-    canvases = await asyncio.gather(*(painter(reply) for reply in replies))
+    canvases = await asyncio.gather(*(renderer(reply) for reply in replies))
     return time.perf_counter() - start, canvases
 
 

@@ -7,7 +7,7 @@ models.py (wire types), environment.py (CanvasEnvironment), scoring.py (default 
 rubric.py (the reward set as an OpenEnv rubric tree), manifest.py (envs/<task>/openenv.yaml),
 serve.py (the server), client.py (typed client, remote painting).
 
-`PORT` is the server's default port (`serve --port`) and where `RemotePainter` (the render
+`PORT` is the server's default port (`serve --port`) and where `RemoteRenderer` (the render
 fleet, `renderer=remote`) looks when given no server: the one place it is set. It is none of the
 other services' defaults, so they can share a machine: TRL's vLLM server takes 8000
 (conf/sampler/vllm_server.yaml), the VLM judge 8001 (conf/reward/blocks/judge/vlm.yaml), the HPSv3
@@ -18,11 +18,13 @@ import warnings
 from collections.abc import Callable, Mapping
 
 PORT = 8100
-# The environment's types were named for painting before it served other tasks; the old names
-# answer, with a DeprecationWarning, until the release after 2026-12 (clients import them).
+# The environment's types were named for painting before it served other tasks, and the render
+# fleet's client was a painter before that word meant only the policy; the old names answer, with
+# a DeprecationWarning, until the release after 2026-12 (clients import them, configs name them).
 RENAMED = {
     "PaintAction": "CanvasAction", "PaintObservation": "CanvasObservation",
     "PaintState": "CanvasState", "PaintEnvironment": "CanvasEnvironment", "PaintEnv": "CanvasEnv",
+    "RemotePainter": "RemoteRenderer",
 }  # fmt: skip
 
 

@@ -10,22 +10,22 @@
                                               revision_conversation=task.revision_conversation)
         draft.done, draft.observation.feedback, revision.done       # (False, 'The ...', True)
 
-    painter = RemotePainter(["http://box-a:8100", "http://box-b:8100"])
-    painter = RemotePainter()                            # a server on this machine (env.PORT)
-    canvas = await painter(reply, seed=0)                # training's renderer (renderer=remote)
+    renderer = RemoteRenderer(["http://box-a:8100", "http://box-b:8100"])
+    renderer = RemoteRenderer()                          # a server on this machine (env.PORT)
+    canvas = await renderer(reply, seed=0)               # as training renders (renderer=remote)
     observations = await paint_remote(urls, replies, seeds=[0, 1, 2, 3], prompts=prompts)
 
 `CanvasEnv` is OpenEnv's `EnvClient` (one WebSocket, one server-side session) with our types;
 `.sync()` gives the blocking variant. A session's episode takes the server's `turns` steps:
 step until `done` (`paint_session` does it, putting each step's feedback into the next turn's
-messages with the task's `revision_conversation`). `RemotePainter` (one step per reply, whatever
+messages with the task's `revision_conversation`). `RemoteRenderer` (one step per reply, whatever
 the server's `turns`) spreads replies over several servers, round-robin, at most
 `sessions_per_server` sessions open on each (keep it at or under the server's
 `--max-sessions`, which refuses the rest). Every episode opens its own session, so
 there is no long-lived connection to repair: a server that comes back after a crash or a
 restart is simply reached again by the next episode that tries it.
 
-What happens when a server goes away (see `RemotePainter`): a reply that no server would take
+What happens when a server goes away (see `RemoteRenderer`): a reply that no server would take
 (none reachable) and a reply whose server died after it was sent come back as an `infra_error`
 observation with reward None, never a zero; the TRL adapter turns that into a None reward for
 every component (`watercolor.rewards.trl_adapter`), as it does for a local browser failure.
@@ -140,7 +140,7 @@ class ServerTooOld(RuntimeError):
 
 @dataclass
 class Server:
-    """One environment server as the painter sees it (its counters are for logs and tests)."""
+    """One environment server as the renderer sees it (its counters are for logs and tests)."""
 
     url: str
     down_until: float = 0.0  # time.monotonic(): skipped while in the future
@@ -159,8 +159,8 @@ LOCAL_SERVER = f"http://127.0.0.1:{PORT}"  # `python -m watercolor.env.serve` on
 FLEET_COUNTERS = ("taken", "rendered", "lost", "unreachable")  # Server's, logged per step
 
 
-class RemotePainter:
-    """`await painter(reply, seed) -> Canvas` on remote environment servers (training's renderer).
+class RemoteRenderer:
+    """`await renderer(reply, seed) -> Canvas` on remote environment servers (training's renderer).
 
     Replies go round-robin over `urls` (one URL may be given as a string; None: the server on
     this machine at the env server's default port, `watercolor.env.PORT`), at most
@@ -169,7 +169,7 @@ class RemotePainter:
     conf/train.yaml: with no flags, the defaults a local run renders with. A run's overrides of
     the renderer or the task are not sent; start the servers with the same ones (serve's
     rendering flags and `--set`). Given `episode` (the run's `task.episode` config, as training
-    passes it), the painter asks each server for its own (`GET /task/episode`) before its first
+    passes it), the renderer asks each server for its own (`GET /task/episode`) before its first
     reply there and raises `EpisodeMismatch`, naming the keys that differ, when a server gates
     differently: its verdicts would not be the run's, and `ServerTooOld` when the server has no
     such endpoint (a version from before it): upgrade it. The returned Canvas is scored locally
@@ -208,7 +208,7 @@ class RemotePainter:
     ) -> None:
         urls = [LOCAL_SERVER] if urls is None else [urls] if isinstance(urls, str) else urls
         if not urls:
-            raise ValueError("RemotePainter needs at least one server URL")
+            raise ValueError("RemoteRenderer needs at least one server URL")
         self.servers = [Server(url) for url in urls]
         self.sessions_per_server, self.timeout_s = sessions_per_server, timeout_s
         self.retry_after_s, self.connect_timeout_s = retry_after_s, connect_timeout_s
@@ -347,11 +347,11 @@ async def paint_remote(
     sessions_per_server: int = 8,
     timeout_s: float = 600.0,
 ) -> list[CanvasObservation]:
-    """Paint every reply on the servers (a `RemotePainter`), concurrently; in input order."""
-    painter = RemotePainter(base_urls, sessions_per_server, timeout_s)
+    """Paint every reply on the servers (a `RemoteRenderer`), concurrently; in input order."""
+    renderer = RemoteRenderer(base_urls, sessions_per_server, timeout_s)
     prompts = prompts or [None] * len(replies)
-    episodes = (painter.observe(r, s, p) for r, s, p in zip(replies, seeds, prompts, strict=True))
+    episodes = (renderer.observe(r, s, p) for r, s, p in zip(replies, seeds, prompts, strict=True))
     return list(await asyncio.gather(*episodes))
 
 
-__getattr__ = renamed_names(globals(), __name__)  # the old Paint* names, deprecated
+__getattr__ = renamed_names(globals(), __name__)  # the old Paint* and RemotePainter, deprecated

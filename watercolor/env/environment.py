@@ -58,8 +58,8 @@ from watercolor.canvas import Canvas, Status
 from watercolor.env import renamed_names
 from watercolor.env.models import CanvasAction, CanvasObservation, CanvasState
 from watercolor.env.step_reward import gated_coverage
-from watercolor.render.painters import Episode  # the one type of a task's episode function
 from watercolor.render.pool import RenderPool
+from watercolor.render.renderers import Episode  # the one type of a task's episode function
 from watercolor.rewards.reward_set import Score
 from watercolor.tasks import Task
 

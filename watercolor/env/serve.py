@@ -71,7 +71,7 @@ def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int 
         max_concurrent_envs=max_sessions,
         state_cls=CanvasState,
     )
-    # The episode every session runs (gate rules included), for RemotePainter to compare.
+    # The episode every session runs (gate rules included), for RemoteRenderer to compare.
     episode = OmegaConf.to_container(cfg.task.episode, resolve=True)
     app.get("/task/episode", summary="the task episode's config (gate rules) this server runs")(
         lambda: episode

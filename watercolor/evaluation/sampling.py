@@ -3,8 +3,8 @@ the revision controls (`watercolor.evaluation.revisions`) and the kinds table
 (`watercolor.tasks.painting.painter.kinds`) share.
 
     replies = generate_samples(model, tokenizer, prompts, samples=4, seed=0)  # seeded per prompt
-    painter = LocalPainter(render, task.episode, task.harness)
-    canvases = asyncio.run(paint_replies([s.reply for s in replies], painter))
+    renderer = LocalRenderer(render, task.episode, task.harness)
+    canvases = asyncio.run(paint_replies([s.reply for s in replies], renderer))
     rows = score_rows(replies, canvases, reward_sets)  # one row per sample, every set
 
 Sampling is seeded per prompt (the same prompt gets the same replies whichever other prompts
@@ -32,8 +32,8 @@ from watercolor.analysis.behaviour import behaviour_row
 from watercolor.canvas import Canvas
 from watercolor.cores import torch_threads
 from watercolor.policy.loading import load_policy
-from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
+from watercolor.render.renderers import LocalRenderer
 from watercolor.rewards.diversity import group_diversity
 from watercolor.rewards.reward_set import RewardSet
 from watercolor.tasks import Task, build_task
@@ -155,9 +155,9 @@ class EvaluationSpec:
         episode = self.task.episode
         if second_paper is not None:
             episode = partial(episode, second_paper=second_paper)
-        painter = LocalPainter(self.render, episode, self.task.harness)
+        renderer = LocalRenderer(self.render, episode, self.task.harness)
         return asyncio.run(
-            paint_replies([s.reply for s in replies], painter, self.seed, self.progress)
+            paint_replies([s.reply for s in replies], renderer, self.seed, self.progress)
         )
 
     def rows(self, replies, canvases, reward_sets: Mapping[str, RewardSet]) -> list[dict]:
@@ -205,20 +205,20 @@ def _sample(tokenizer, prompt_index: int, prompt: str, sample: int, ids: torch.T
 
 
 async def paint_replies(
-    replies: Sequence[str], painter: LocalPainter, seed: int = 0, progress: bool = True
+    replies: Sequence[str], renderer: LocalRenderer, seed: int = 0, progress: bool = True
 ) -> list[Canvas]:
-    """Every reply rendered once by `painter` (concurrently, up to its pool size), then closed."""
+    """Every reply rendered once by `renderer` (concurrently, up to its pool size), then closed."""
     with tqdm(total=len(replies), desc="render", disable=not progress) as bar:
 
         async def one(reply: str) -> Canvas:
-            canvas = await painter(reply, seed)
+            canvas = await renderer(reply, seed)
             bar.update()
             return canvas
 
         try:
             return list(await asyncio.gather(*(one(reply) for reply in replies)))
         finally:
-            await painter.close()
+            await renderer.close()
 
 
 def score_rows(

@@ -267,7 +267,7 @@ def scaled_total(
 
 
 def second_paper(reward_sets: Iterable[RewardSet]) -> str | None:
-    """The one second paper these sets ask the painter for (None if none asks); two sets asking
+    """The one second paper these sets ask the renderer for (None if none asks); two sets asking
     for different papers cannot share a render, which is an error."""
     asked = {rewards.second_paper for rewards in reward_sets} - {None}
     if len(asked) > 1:

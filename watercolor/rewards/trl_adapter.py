@@ -1,6 +1,6 @@
 """A reward set as TRL reward functions: one per component, one render per completion.
 
-    >>> scorer = RolloutScorer(reward_set, painter, num_generations=4)
+    >>> scorer = RolloutScorer(reward_set, renderer, num_generations=4)
     >>> funcs, weights = scorer.reward_functions()
     >>> GRPOTrainer(..., reward_funcs=funcs, args=GRPOConfig(reward_weights=weights, ...))
 
@@ -44,7 +44,7 @@ from watercolor.rewards.reward_set import RewardSet, Score
 if TYPE_CHECKING:  # training.step_cpu imports transformers; scoring alone does not need it
     from watercolor.training.step_cpu import RewardsCpu
 
-Painter = Callable[[str, int], Awaitable[Canvas]]  # (reply, seed) -> Canvas
+Renderer = Callable[[str, int], Awaitable[Canvas]]  # (reply, seed) -> Canvas
 # Every metric the scorer logs through TRL (`batch_metrics`, `prefetched`, `generation_s`).
 ROLLOUT_PREFIX = "rollouts/"
 
@@ -89,14 +89,14 @@ class RolloutScorer:
     def __init__(
         self,
         reward_set: RewardSet,
-        painter: Painter,
+        renderer: Renderer,
         *,
         num_generations: int,
         seed: int = 0,
         on_batch: Callable[[Rollouts], None] | None = None,
         cpu: RewardsCpu | None = None,
     ) -> None:
-        self.reward_set, self.painter = reward_set, painter
+        self.reward_set, self.renderer = reward_set, renderer
         self.cpu = cpu  # marks the rewards call's CPU for training.step_cpu (None: not read)
         self.num_generations, self.seed, self.on_batch = num_generations, seed, on_batch
         self._batches: dict[tuple, asyncio.Task] = {}
@@ -104,7 +104,7 @@ class RolloutScorer:
         self._ahead: dict[str, list[concurrent.futures.Future]] = {}  # reply -> renders under way
         self._generation_s: float | None = None
         self._step_started: float | None = None
-        # The event loop TRL calls the reward functions on (the painter's renders run there).
+        # The event loop TRL calls the reward functions on (the renders run there).
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def prefetch(self, reply: str) -> bool:
@@ -114,7 +114,7 @@ class RolloutScorer:
         """
         if self.loop is None:
             return False
-        future = asyncio.run_coroutine_threadsafe(self.painter(reply, self.seed), self.loop)
+        future = asyncio.run_coroutine_threadsafe(self.renderer(reply, self.seed), self.loop)
         self._ahead.setdefault(reply, []).append(future)
         return True
 
@@ -156,7 +156,7 @@ class RolloutScorer:
         self.loop = loop
 
         async def paint_all() -> tuple[list[Canvas], list[Score]]:
-            canvases = await asyncio.gather(*(self.painter(r, self.seed) for r in replies))
+            canvases = await asyncio.gather(*(self.renderer(r, self.seed) for r in replies))
             texts = [prompt_text(p) for p in prompts]
             return canvases, await asyncio.to_thread(self._score_groups, canvases, texts)
 
@@ -188,7 +188,7 @@ class RolloutScorer:
         pending = self._ahead.get(reply)
         if pending:
             return await asyncio.wrap_future(pending.pop()), True
-        return await self.painter(reply, self.seed), False
+        return await self.renderer(reply, self.seed), False
 
     async def _score(self, step: int, prompts, replies: Sequence[str], kwargs) -> Rollouts:
         started = time.perf_counter()
@@ -215,7 +215,7 @@ class RolloutScorer:
             if self._generation_s is not None:
                 metrics["generation_s"] = self._generation_s
             metrics |= draft_metrics(kwargs.get("draft_reward"), scores)
-            if counters := getattr(self.painter, "counters", None):  # a render fleet's, per server
+            if counters := getattr(self.renderer, "counters", None):  # a render fleet's, per server
                 metrics |= counters()
             for name, value in metrics.items():
                 log_metric(f"{ROLLOUT_PREFIX}{name}", value)

@@ -41,7 +41,7 @@ class Task:
     - `train_prompts`, `eval_prompts`: the requests (training, held out), as plain text;
     - `conversation(prompt)`: the messages the model answers (system prompt and request);
     - `episode(pool, reply, *, seed)`: runs one reply in the render pool and returns its
-      `Canvas` (the task's extraction, static gate, render and checks: `render.painters.Episode`);
+      `Canvas` (the task's extraction, static gate, render and checks: `render.renderers.Episode`);
     - `harness`: the page the render pool holds for the task's code
       (`watercolor.render.page_harness.Harness`: its document and the contract it keeps);
     - `feedback(canvas, score)`: the environment's words on a canvas, for revision episodes;

@@ -1,5 +1,5 @@
 """The parts of one GRPO job that `python -m watercolor.train`'s recipe (`main`) puts together:
-the dataset, the policy, the painter and scorer, the rollout route (plain, overlapped, revision
+the dataset, the policy, the renderer and scorer, the rollout route (plain, overlapped, revision
 or tool episodes), the callbacks and TRL's `GRPOConfig`. The checks that refuse a run before any
 model is loaded are `watercolor.training.settings`'s.
 """
@@ -23,9 +23,9 @@ from trl import GRPOConfig, GRPOTrainer
 from watercolor.analysis.provenance import commit, config_hash, weights_fingerprint
 from watercolor.config import model_source
 from watercolor.policy.loading import load_policy, lora_config
-from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
-from watercolor.rewards.trl_adapter import Painter, RolloutScorer
+from watercolor.render.renderers import LocalRenderer
+from watercolor.rewards.trl_adapter import Renderer, RolloutScorer
 from watercolor.tasks import Task
 from watercolor.training.mlflow_callback import RolloutLogger
 from watercolor.training.revision import RevisionRollout
@@ -49,26 +49,27 @@ def build_policy(model: DictConfig):
     return policy, tokenizer, lora
 
 
-def build_painter(
-    renderer: DictConfig, task: DictConfig, second_paper: str | None = None
-) -> Painter:
+def build_renderer(
+    config: DictConfig, task: DictConfig, second_paper: str | None = None
+) -> Renderer:
     """A local warm Chromium pool of the task's harness running its episode (`task` is the
-    task's config; renderer is a RenderConfig), or a remote painter as given, told the episode
-    its servers must run (`RemotePainter`). `second_paper`: the reward set's
-    (`RewardSet.second_paper`), bound into the episode so each passing reply is painted twice."""
-    built = instantiate(renderer)
+    task's config; `config` the renderer's, a RenderConfig), or a remote renderer as `config`
+    gives it, told the episode its servers must run (`RemoteRenderer`). `second_paper`: the
+    reward set's (`RewardSet.second_paper`), bound into the episode so each passing reply is
+    painted twice."""
+    built = instantiate(config)
     episode = task.episode
     if second_paper is not None:
         episode = OmegaConf.merge(
             OmegaConf.create(OmegaConf.to_container(episode)), {"second_paper": second_paper}
         )
     if isinstance(built, RenderConfig):
-        return LocalPainter(built, instantiate(episode), instantiate(task.harness))
+        return LocalRenderer(built, instantiate(episode), instantiate(task.harness))
     # OpenEnv's client (and the server and gradio its package imports) only for renderer=remote:
     # instantiating that renderer imported it already; every other run is spared the import.
-    from watercolor.env.client import RemotePainter
+    from watercolor.env.client import RemoteRenderer
 
-    if isinstance(built, RemotePainter):
+    if isinstance(built, RemoteRenderer):
         built.episode = OmegaConf.to_container(episode, resolve=True)
     return built
 
@@ -102,11 +103,11 @@ def final_reward(trainer: GRPOTrainer, last: int = 5) -> float:
     return statistics.fmean(rewards[-last:]) if rewards else float("nan")
 
 
-def close_painter(scorer: RolloutScorer, painter) -> None:
-    """Close the painter (its Chromium pool) on the event loop TRL ran the rewards on."""
+def close_renderer(scorer: RolloutScorer, renderer) -> None:
+    """Close the renderer (its Chromium pool) on the event loop TRL ran the rewards on."""
     loop = scorer.loop
     if loop is not None and loop.is_running():
-        asyncio.run_coroutine_threadsafe(painter.close(), loop).result(timeout=60)
+        asyncio.run_coroutine_threadsafe(renderer.close(), loop).result(timeout=60)
 
 
 def build_rollout(cfg: DictConfig, scorer: RolloutScorer, task: Task):
@@ -118,7 +119,7 @@ def build_rollout(cfg: DictConfig, scorer: RolloutScorer, task: Task):
 
 
 def build_submit_episodes(
-    cfg: DictConfig, scorer: RolloutScorer, painter, task: Task
+    cfg: DictConfig, scorer: RolloutScorer, renderer, task: Task
 ) -> SubmitEpisodes | None:
     """TRL's `environment_factory` for models that take images (`model.takes_images`) when
     `task.turns` > 1: they revise through a submit tool that shows them the canvas
@@ -126,7 +127,7 @@ def build_submit_episodes(
     if task.turns < 2 or not cfg.model.get("takes_images", False):
         return None
     return SubmitEpisodes(
-        scorer.reward_set, painter, task.feedback, task.turns, task.feedback_image_px, cfg.seed
+        scorer.reward_set, renderer, task.feedback, task.turns, task.feedback_image_px, cfg.seed
     )
 
 
@@ -145,10 +146,10 @@ def step_callbacks(
 class Inputs:
     """What a GRPOTrainer gets besides the model and the dataset: the tokenizer (or a
     processor), the reward functions and weights, the rollout, the environment factory and the
-    callbacks, with the painter and scorer that must be closed after training."""
+    callbacks, with the renderer and scorer that must be closed after training."""
 
     tokenizer: object
-    painter: Painter
+    renderer: Renderer
     scorer: RolloutScorer
     callbacks: list[TrainerCallback]
     reward_funcs: list
@@ -158,22 +159,22 @@ class Inputs:
     trainer_kwargs: dict
 
     def close(self) -> None:
-        close_painter(self.scorer, self.painter)
+        close_renderer(self.scorer, self.renderer)
         if self.episodes:
             self.episodes.close()
 
 
 def build_inputs(cfg: DictConfig, task: Task, tokenizer) -> Inputs:
-    """The painter, the scorer over it (the run's reward set), the callbacks and the way the
+    """The renderer, the scorer over it (the run's reward set), the callbacks and the way the
     group is generated: TRL itself, revision episodes or overlap_rendering (hf sampler only),
     or, for models that take images revising, TRL's tool loop (the environment owns the reward)."""
-    painter = build_painter(cfg.renderer, cfg.task, cfg.reward.get("second_paper"))
+    renderer = build_renderer(cfg.renderer, cfg.task, cfg.reward.get("second_paper"))
     logger = RolloutLogger(every=cfg.tracking.log_canvases_every, suffix=task.suffix)
     trainer_kwargs = OmegaConf.to_container(cfg.trainer, resolve=True)
     rewards_cpu = RewardsCpu() if cfg.tracking.cpu_split else None
     scorer = RolloutScorer(
         instantiate(cfg.reward),
-        painter,
+        renderer,
         num_generations=trainer_kwargs["num_generations"],
         seed=cfg.seed,
         on_batch=logger.record,
@@ -182,11 +183,11 @@ def build_inputs(cfg: DictConfig, task: Task, tokenizer) -> Inputs:
     callbacks = step_callbacks(logger, scorer, rewards_cpu)
     reward_funcs, reward_weights = scorer.reward_functions()
     rollout = build_rollout(cfg, scorer, task)
-    if episodes := build_submit_episodes(cfg, scorer, painter, task):
+    if episodes := build_submit_episodes(cfg, scorer, renderer, task):
         tokenizer = load_processor(model_source(cfg.model))
         reward_funcs, reward_weights, rollout = [], None, None
         trainer_kwargs.setdefault("max_tool_calling_iterations", task.turns)  # then no more
-    return Inputs(tokenizer, painter, scorer, callbacks, reward_funcs, reward_weights, rollout,
+    return Inputs(tokenizer, renderer, scorer, callbacks, reward_funcs, reward_weights, rollout,
                   episodes, trainer_kwargs)  # fmt: skip
 
 

@@ -2,7 +2,7 @@
 
     >>> with mlflow_run(uri, "watercolor", params=flat_config, tags=tags, run_dir=out):
     ...     logger = RolloutLogger(every=1)
-    ...     scorer = RolloutScorer(reward_set, painter, num_generations=8, on_batch=logger.record)
+    ...     scorer = RolloutScorer(reward_set, renderer, num_generations=8, on_batch=logger.record)
     ...     GRPOTrainer(..., callbacks=[logger]).train()
 
 Only `watercolor.train` uses it: it is the one place the MLflow code of `watercolor.tracking`

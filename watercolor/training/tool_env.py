@@ -1,14 +1,14 @@
 """Revision for models that take images: TRL's `environment_factory` with a `submit` tool.
 
-    >>> episodes = SubmitEpisodes(reward_set, painter, task.feedback, turns=2, image_px=128)
+    >>> episodes = SubmitEpisodes(reward_set, renderer, task.feedback, turns=2, image_px=128)
     >>> GRPOTrainer(model, processing_class=load_processor(path), reward_funcs=[],
     ...             environment_factory=episodes, args=GRPOConfig(max_tool_calling_iterations=2))
-    >>> episodes.close()                                  # the painter's pool, on its own loop
+    >>> episodes.close()                                  # the renderer's pool, on its own loop
 
 `watercolor.train` takes this route when `task.turns` > 1 and the model group says `takes_images:
 true` (the Qwen3.5 recipes); text models revise through `watercolor.training.revision`. Each
 rollout gets a `SubmitEnvironment`. The model calls `submit(sketch)`; the environment paints the
-sketch with the run's painter, scores it with the run's reward set and returns the canvas at
+sketch with the run's renderer, scores it with the run's reward set and returns the canvas at
 `image_px` pixels with the environment's words on it (the task's `feedback(canvas, score)`, the same
 text the text route and the env server give). TRL feeds both back to the model (the image through
 the processor, so the model sees its painting), the model may revise and submit again, up to `turns`
@@ -27,11 +27,11 @@ What TRL's route cannot do, and is not rebuilt here (TRL 1.16, `GRPOTrainer._too
 - The environment owns the reward, so TRL logs one column (`rewards/SubmitEnvironment`), not one
   per component, and no canvases reach MLflow's rollout gallery; the feedback text carries the
   components to the model.
-Async `submit` runs on TRL's own event loop (`trainer.async_loop`), the one the painter's render
+Async `submit` runs on TRL's own event loop (`trainer.async_loop`), the one the renderer's render
 pool is then started on (Playwright objects belong to the loop that made them); `close()` closes
 the pool there.
 
-What this isolates: nothing itself; sketches run in the painter's sandboxed pages
+What this isolates: nothing itself; sketches run in the renderer's sandboxed pages
 (`watercolor.render.pool`).
 """
 
@@ -47,7 +47,7 @@ from PIL import Image
 
 from watercolor.canvas import Canvas, Status
 from watercolor.rewards.reward_set import RewardSet, Score
-from watercolor.rewards.trl_adapter import Painter, prompt_text
+from watercolor.rewards.trl_adapter import Renderer, prompt_text
 from watercolor.tracking import canvas_image
 from watercolor.training.settings import refuse_group_components
 
@@ -67,15 +67,15 @@ NO_MORE = (
 
 @dataclass
 class SubmitEpisodes:
-    """TRL's `environment_factory`: a fresh `SubmitEnvironment` per rollout, one shared painter."""
+    """TRL's `environment_factory`: a fresh `SubmitEnvironment` per rollout, one shared renderer."""
 
     reward_set: RewardSet
-    painter: Painter
+    renderer: Renderer
     feedback: Callable[[Canvas, Score | None], str]  # the task's words on a canvas
     turns: int = 2
     image_px: int = 128
     seed: int = 0
-    loop: asyncio.AbstractEventLoop | None = field(default=None, repr=False)  # the painter's
+    loop: asyncio.AbstractEventLoop | None = field(default=None, repr=False)  # the renderer's
 
     def __post_init__(self) -> None:
         if self.turns < 2:
@@ -86,8 +86,8 @@ class SubmitEpisodes:
         return SubmitEnvironment(self)
 
     def close(self, timeout: float = 60) -> None:
-        """Close the painter on the loop its renders ran on (nothing to do if none ran)."""
-        close = getattr(self.painter, "close", None)
+        """Close the renderer on the loop its renders ran on (nothing to do if none ran)."""
+        close = getattr(self.renderer, "close", None)
         if close is not None and self.loop is not None and self.loop.is_running():
             asyncio.run_coroutine_threadsafe(close(), self.loop).result(timeout=timeout)
 
@@ -120,7 +120,7 @@ class SubmitEnvironment:
             return NO_MORE.format(turns=episodes.turns)
         episodes.loop = asyncio.get_running_loop()
         try:
-            canvas = await episodes.painter(sketch, episodes.seed)
+            canvas = await episodes.renderer(sketch, episodes.seed)
             score = await asyncio.to_thread(episodes.reward_set.score, canvas, prompt=self.request)
         except Exception as error:  # our failure, not the sketch's: no verdict for this rollout
             self.submissions.append((Canvas(Status.INFRA_ERROR, errors=[repr(error)]), None))

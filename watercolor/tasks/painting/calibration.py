@@ -34,8 +34,8 @@ from watercolor.analysis.behaviour import (
 )
 from watercolor.canvas import Canvas
 from watercolor.config import compose_train
-from watercolor.render.painters import LocalPainter
 from watercolor.render.pool import RenderConfig
+from watercolor.render.renderers import LocalRenderer
 from watercolor.tasks.painting.episode import paint
 from watercolor.tasks.painting.harness import harness
 from watercolor.tasks.painting.painter.corpus import make_example
@@ -56,11 +56,11 @@ async def render_replies(
 ) -> list[Canvas]:
     """Each reply gated and rendered once (seed 0) in a fresh pool, closed afterwards (and again
     over `second_paper` when given: `RewardSet.second_paper`)."""
-    painter = LocalPainter(render, partial(paint, second_paper=second_paper), harness())
+    renderer = LocalRenderer(render, partial(paint, second_paper=second_paper), harness())
     try:
-        return list(await asyncio.gather(*(painter(reply, 0) for reply in replies)))
+        return list(await asyncio.gather(*(renderer(reply, 0) for reply in replies)))
     finally:
-        await painter.close()
+        await renderer.close()
 
 
 def training_render_config() -> RenderConfig:

@@ -5,7 +5,7 @@
     >>> plans = plan_revisions(per_kind=2, seed=0)            # pure: sketches, no rendering
     >>> sorted({plan.kind for plan in plans})
     ['crash', 'flat', 'good', 'off_colour', 'weak']
-    >>> records = await revision_records(plans, painter, rewards)   # doctest: +SKIP
+    >>> records = await revision_records(plans, renderer, rewards)  # doctest: +SKIP
 
 Five kinds of record. Each draft is a sketch from the tiny painter's own repertoire
 (`watercolor.tasks.painting.painter.sketches`), and its revision paints the same composition for
@@ -76,7 +76,7 @@ CRASHES = (
 )
 WEAK, BETTER, GOOD = (0.0, 0.3), (0.8, 1.0), (0.6, 1.0)  # layered quality ranges (0..1)
 
-Painter = Callable[[str, int], Awaitable[Canvas]]  # (reply, seed) -> Canvas, as LocalPainter
+Renderer = Callable[[str, int], Awaitable[Canvas]]  # (reply, seed) -> Canvas, as LocalRenderer
 
 
 @dataclass(frozen=True)
@@ -201,7 +201,7 @@ def record(plan: RevisionPlan, draft: tuple[Canvas, Score], revision: tuple[Canv
 
 async def revision_records(
     plans: Sequence[RevisionPlan],
-    painter: Painter,
+    renderer: Renderer,
     rewards: RewardSet,
     *,
     min_gain: float = 0.02,
@@ -209,7 +209,7 @@ async def revision_records(
     progress: bool = False,
 ) -> list[dict]:
     """The records of the plans that teach what they claim, each reply painted once by
-    `painter` (concurrently, up to its pool's size) and scored by `rewards`."""
+    `renderer` (concurrently, up to its pool's size) and scored by `rewards`."""
     replies = {(p.draft, p.seed, p.prompt) for p in plans} | {
         (p.revision, p.seed, p.prompt) for p in plans
     }
@@ -217,7 +217,7 @@ async def revision_records(
     with tqdm(total=len(keys), desc="revision records", disable=not progress) as bar:
 
         async def paint(reply: str, seed: int, prompt: str) -> tuple[Canvas, Score]:
-            canvas = await painter(reply, seed)
+            canvas = await renderer(reply, seed)
             score = await asyncio.to_thread(rewards.score, canvas, prompt=prompt)
             bar.update()
             return canvas, score

@@ -272,7 +272,7 @@ def ensure_revision_records(
     content = {
         "hash": name,
         "plans": 5 * config.records_per_kind,
-        "painted": painted,  # replies sent to the painter (the gate refuses some unrendered)
+        "painted": painted,  # replies sent to the renderer (the gate refuses some unrendered)
         "kinds": kind_counts(records),
         "wall_s": round(time.perf_counter() - started, 1),
         "records": records,
@@ -295,22 +295,22 @@ async def paint_records(
     config: ReviseConfig, setup: FeedbackSetup, workers: int | None, progress: bool
 ) -> tuple[list[dict], int]:
     """The records of `config`'s plans and how many replies were sent to the renderer."""
-    from watercolor.render.painters import LocalPainter
+    from watercolor.render.renderers import LocalRenderer
 
     render = replace(setup.render, workers=workers or setup.render.workers)
-    painter = LocalPainter(render, setup.episode, setup.harness)
+    renderer = LocalRenderer(render, setup.episode, setup.harness)
     plans = plan_revisions(config.records_per_kind, config.records_seed, config.base.prompts)
     try:
         records = await revision_records(
             plans,
-            painter,
+            renderer,
             setup.rewards,
             min_gain=config.min_gain,
             good_total=config.good_total,
             progress=progress,
         )
     finally:
-        await painter.close()
+        await renderer.close()
     return records, len({(p.draft, p.seed) for p in plans} | {(p.revision, p.seed) for p in plans})
 
 

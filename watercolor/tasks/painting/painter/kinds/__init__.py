@@ -10,7 +10,7 @@ has, so this table is the study's premise: each set should pay a different kind 
 
 The command that paints the corpus (or samples a model) and prints the table is this package's
 `__main__` (`python -m watercolor.tasks.painting.painter.kinds`): it reaches evaluation's sampler
-and painter, above the task's layer, so it lives where a command may (tests/test_layers.py).
+and renderer, above the task's layer, so it lives where a command may (tests/test_layers.py).
 """
 
 from __future__ import annotations

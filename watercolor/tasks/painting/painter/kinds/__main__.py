@@ -31,7 +31,7 @@ from omegaconf.errors import OmegaConfBaseException
 from watercolor import config, usage
 from watercolor.config import compose_train, reward_set, reward_set_names
 from watercolor.evaluation.sampling import paint_replies
-from watercolor.render.painters import LocalPainter
+from watercolor.render.renderers import LocalRenderer
 from watercolor.tasks import build_task
 from watercolor.tasks.painting.painter.corpus import KINDS, Example
 from watercolor.tasks.painting.painter.kinds import (
@@ -54,9 +54,9 @@ def pay_table(
     `cfg`: the composed training config, whose renderer and task episode paint the replies.
     """
     task = build_task(cfg.task)
-    painter = LocalPainter(instantiate(cfg.renderer), task.episode, task.harness)
+    renderer = LocalRenderer(instantiate(cfg.renderer), task.episode, task.harness)
     replies = [example.reply for example in examples]
-    canvases = asyncio.run(paint_replies(replies, painter, seed, progress=True))
+    canvases = asyncio.run(paint_replies(replies, renderer, seed, progress=True))
     pairs = zip(examples, canvases, strict=True)
     rows = [{"kind": e.kind, "label": label(e), "status": str(c.status)} for e, c in pairs]
     for name in rewards:

@@ -1,10 +1,10 @@
-"""Painters: `await painter(reply, seed) -> Canvas`, the one call training needs from rendering.
+"""Renderers: `await renderer(reply, seed) -> Canvas`, the one call training needs from rendering.
 
-    >>> painter = LocalPainter(RenderConfig(size=256), task.episode, task.harness)
-    >>> canvas = await painter("```js\\nfunction setup() { ... }\\n```", 0)
-    >>> await painter.close()
+    >>> renderer = LocalRenderer(RenderConfig(size=256), task.episode, task.harness)
+    >>> canvas = await renderer("```js\\nfunction setup() { ... }\\n```", 0)
+    >>> await renderer.close()
 
-`LocalPainter` owns a `RenderPool`, started lazily on the event loop of its first call: TRL runs
+`LocalRenderer` owns a `RenderPool`, started lazily on the event loop of its first call: TRL runs
 async reward functions on an event loop of its own (a daemon thread), and Playwright objects
 belong to the loop that made them. `episode` is the task's gate-render-check function (for
 painting: `watercolor.tasks.painting.episode.paint` with its gate rules bound), `harness` the
@@ -26,7 +26,7 @@ from watercolor.render.pool import RenderConfig, RenderPool
 Episode = Callable[..., Awaitable[Canvas]]  # episode(pool, reply, *, seed) -> Canvas
 
 
-class LocalPainter:
+class LocalRenderer:
     """Gate, render and check replies in a local warm Chromium pool."""
 
     def __init__(self, config: RenderConfig, episode: Episode, harness: Harness) -> None:
