@@ -230,6 +230,7 @@ def test_flat_block_cut_separates_fresh_corpus_flat_fills_from_layered_washes():
     assert balanced_accuracy(layered, flat, FLAT_BLOCK_UNEVENNESS) >= 0.8
 
 
+@pytest.mark.slow  # a calibration command run whole (command 2's budget, issue 45)
 @pytest.mark.browser  # four corpus replies painted, two browsers started (~15 s)
 def test_the_calibration_command_measures_both_kinds_and_reports_the_cut(capsys):
     """`python -m watercolor.tasks.painting.calibration` at its smallest: the loop above, then

@@ -67,6 +67,7 @@ def _vendor() -> str:
     return ""
 
 
+@pytest.mark.slow  # a subprocess that imports torch under the wrapper, ~10 s (command 2's budget)
 def test_mkl_takes_its_intel_branch_under_the_wrapper(tmp_path):
     if reason := why_not_here():
         pytest.skip(reason)

@@ -63,6 +63,7 @@ async def test_batch_survives_a_hang_and_a_crash(pool):
     assert after[1].rgba[0, 0, :3].tolist() == [30, 120, 200]
 
 
+@pytest.mark.slow  # a browser killed and relaunched, ~32 s idle (command 2's budget, issue 45)
 async def test_killed_browser_is_relaunched_and_no_sketch_is_lost():
     async with RenderPool(RenderConfig(size=SIZE, workers=2), HARNESS) as own:
         assert (await own.render(FLAT)).status == Status.OK

@@ -36,6 +36,7 @@ def test_pairs_are_reproducible_and_answer_their_split():
     assert all(prompt in held_out for prompt, *_ in wash_pairs(8, seed=1, split="heldout"))
 
 
+@pytest.mark.slow  # a calibration command run whole (command 2's budget, issue 45)
 @pytest.mark.browser  # four replies painted at the training density (~20 s)
 def test_the_calibration_command_ranks_each_translucent_wash_lighter(capsys):
     """`python -m watercolor.tasks.painting.translucency_calibration` at its smallest (both

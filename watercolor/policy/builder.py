@@ -28,12 +28,12 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
-
-from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
-from transformers import PreTrainedTokenizerFast, Qwen3Config, Qwen3ForCausalLM
+from typing import TYPE_CHECKING, Protocol
 
 from watercolor.cores import torch_threads
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedTokenizerFast, Qwen3ForCausalLM
 
 BUILD_INFO = "build.json"
 
@@ -104,6 +104,9 @@ def train_tokenizer(
     texts: list[str], vocab_size: int, progress: bool = False
 ) -> PreTrainedTokenizerFast:
     """A byte-level BPE tokenizer trained on `texts`, with ChatML special tokens and template."""
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast  # torch: only where a model is built
+
     tokenizer = Tokenizer(models.BPE())
     tokenizer.pre_tokenizer = pre_tokenizers.Sequence(
         [
@@ -135,6 +138,8 @@ def train_tokenizer(
 
 def new_model(config: BuildConfig, tokenizer: PreTrainedTokenizerFast) -> Qwen3ForCausalLM:
     """A randomly initialised Qwen3 causal LM sized by `config` (tied embeddings, float32)."""
+    from transformers import Qwen3Config, Qwen3ForCausalLM
+
     model_config = Qwen3Config(
         vocab_size=len(tokenizer),
         hidden_size=config.hidden_size,

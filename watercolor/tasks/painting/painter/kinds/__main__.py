@@ -30,7 +30,6 @@ from omegaconf.errors import OmegaConfBaseException
 
 from watercolor import config, usage
 from watercolor.config import compose_train, reward_set, reward_set_names
-from watercolor.evaluation.sampling import paint_replies
 from watercolor.render.renderers import LocalRenderer
 from watercolor.tasks import build_task
 from watercolor.tasks.painting.painter.corpus import KINDS, Example
@@ -53,6 +52,8 @@ def pay_table(
 
     `cfg`: the composed training config, whose renderer and task episode paint the replies.
     """
+    from watercolor.evaluation.sampling import paint_replies  # torch: only past the arguments
+
     task = build_task(cfg.task)
     renderer = LocalRenderer(instantiate(cfg.renderer), task.episode, task.harness)
     replies = [example.reply for example in examples]
