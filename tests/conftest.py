@@ -5,3 +5,19 @@ Pytest's default (prepend) import mode puts each conftest's folder on `sys.path`
 kept here (`train_helpers.py`: `python -m watercolor.train` for real) import as top-level
 modules from any folder below, e.g. `tests/training/` and `tests/env/`.
 """
+
+import pytest
+
+from watercolor.tasks.painting.painter.tiny import SMOKE, ensure_tiny_model
+
+
+@pytest.fixture(scope="session")
+def tiny_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("tiny-cache")
+
+
+@pytest.fixture(scope="session")
+def smoke_model(tiny_cache):
+    """One smoke-scale tiny painter per test session (a worker's), built into a temporary cache
+    (~1 min): the painter's tests (tests/tasks/painting/painter/) and the policy's load it."""
+    return ensure_tiny_model(SMOKE, tiny_cache, progress=False)

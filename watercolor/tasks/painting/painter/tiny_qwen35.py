@@ -127,7 +127,8 @@ DENSE = TinyQwen35Config(moe=False)
 # repetitive corpus. Not yet timed on a GPU; `--steps` overrides the steps.
 GPU_PAINTER = replace(DEFAULT, steps=400, batch_size=16, learning_rate=4e-4, warmup_steps=20)
 # 450.8M parameters at that tokenizer (100M active per token: 4 of 32 experts), 402.7M of them in
-# the experts; GPU_DENSE: 136.0M. Counted on the meta device (tests/policy/test_tiny_qwen35_gpu.py).
+# the experts; GPU_DENSE: 136.0M. Counted on the meta device
+# (tests/tasks/painting/painter/test_tiny_qwen35_gpu.py).
 GPU_MOE = TinyQwen35Config(
     moe=True,
     hidden_size=1024,

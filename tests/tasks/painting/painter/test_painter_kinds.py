@@ -18,7 +18,7 @@ from watercolor.tasks.painting.painter.corpus import Mixture, generate_corpus
 from watercolor.tasks.painting.painter.kinds import model_summary, reply_kind
 from watercolor.tasks.painting.painter.kinds.__main__ import model_kinds
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[4]
 GATE_PASS = 0.8  # issue 9: >= 80 % of the warm start's replies pass the static gate
 # Each kind the sets disagree on is this share of the replies at least. It was 0.05 until the
 # painter set-up builds (2 threads, 2026-12-01) measured then_throw 0.042 (4 of 96): lowered
