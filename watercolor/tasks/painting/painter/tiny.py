@@ -47,9 +47,6 @@ from dataclasses import asdict, dataclass, field, replace
 from importlib.metadata import version
 from pathlib import Path
 
-import torch
-from transformers import set_seed
-
 from watercolor.policy.builder import (
     BUILD_INFO,
     build_once,
@@ -162,6 +159,9 @@ def training_records(config: TinyConfig, progress: bool = False) -> list[dict]:
 
 def build_tiny_model(config: TinyConfig, out_dir: str | Path, progress: bool = True) -> dict:
     """Build the model and tokenizer into `out_dir` (no caching); returns the build info."""
+    import torch  # only where a model is built: a typo at the command answers without it
+    from transformers import set_seed
+
     start = time.perf_counter()
     out_dir = Path(out_dir)
     set_seed(config.seed)

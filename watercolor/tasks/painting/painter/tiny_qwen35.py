@@ -52,21 +52,14 @@ import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-
-from transformers import (
-    PretrainedConfig,
-    PreTrainedModel,
-    PreTrainedTokenizerFast,
-    Qwen3_5Config,
-    Qwen3_5ForConditionalGeneration,
-    Qwen3_5MoeConfig,
-    Qwen3_5MoeForConditionalGeneration,
-    set_seed,
-)
+from typing import TYPE_CHECKING
 
 from watercolor.policy import builder
 from watercolor.tasks.painting.painter import tiny
 from watercolor.tasks.painting.painter.tiny import DEFAULT, SMOKE, TinyConfig
+
+if TYPE_CHECKING:
+    from transformers import PretrainedConfig, PreTrainedModel, PreTrainedTokenizerFast
 
 BUILD_INFO = builder.BUILD_INFO  # build_once looks for it
 THINK = ["<think>", "</think>"]  # plain added tokens, as in Qwen's tokenizer: decoded, not skipped
@@ -201,6 +194,13 @@ def text_config(config: TinyQwen35Config, tokenizer: PreTrainedTokenizerFast) ->
 
 def classes(moe: bool) -> tuple[type[PretrainedConfig], type[PreTrainedModel]]:
     """(config class, model class) of the 35B-A3B's (`moe`) or the dense 4B's checkpoints."""
+    from transformers import (  # only where a model is built: a typo answers without them
+        Qwen3_5Config,
+        Qwen3_5ForConditionalGeneration,
+        Qwen3_5MoeConfig,
+        Qwen3_5MoeForConditionalGeneration,
+    )
+
     if moe:
         return Qwen3_5MoeConfig, Qwen3_5MoeForConditionalGeneration
     return Qwen3_5Config, Qwen3_5ForConditionalGeneration
@@ -261,6 +261,8 @@ def mixed_precision(mode: str) -> Iterator[None]:
 
 def build_tiny_qwen35(config: TinyQwen35Config, out_dir: str | Path, progress: bool = True) -> dict:
     """Build, warm-start and save the model and tokenizer into `out_dir`; returns the build info."""
+    from transformers import set_seed
+
     start = time.perf_counter()
     set_seed(config.seed)
     records = tiny.training_records(config.painter, progress)

@@ -82,10 +82,8 @@ import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-import torch
 from hydra.utils import instantiate
 from omegaconf import OmegaConf
-from transformers import AutoModelForCausalLM, AutoTokenizer, set_seed
 
 from watercolor.canvas import Canvas, Status
 from watercolor.config import compose_train
@@ -356,6 +354,9 @@ def build_revising_model(
     progress: bool = True,
 ) -> dict:
     """Build the revising painter into `out_dir` (no caching of its own); the build info."""
+    import torch  # only where a model is built: a typo at the command answers without it
+    from transformers import AutoModelForCausalLM, AutoTokenizer, set_seed
+
     if config.max_length > config.base.max_positions:
         raise ValueError(f"max_length {config.max_length} > max_positions of the base")
     started, out_dir = time.perf_counter(), Path(out_dir)
