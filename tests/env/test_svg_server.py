@@ -34,7 +34,9 @@ async def test_an_svg_session_asks_draws_scores_and_answers(server):
         drawn = await env.step(CanvasAction(reply=LAYERED))
         await env.reset(seed=4)
         refused = await env.step(CanvasAction(reply=SCRIPTED))
-    assert drawn.observation.status == "ok" and drawn.reward > 0.1
+    # svg_fine pays its picture only in the prompt's colours, which this fixed reply need not
+    # use (the prompt is drawn at random): its execution terms it earns whatever the prompt
+    assert drawn.observation.status == "ok" and drawn.reward >= 0.05
     assert "translucent_shapes 0.67" in drawn.observation.feedback  # svg_fine, the task's set
     assert drawn.observation.feedback.startswith("The document was drawn.")  # SVG's feedback
     assert refused.observation.status == "violation" and refused.reward < drawn.reward

@@ -30,7 +30,7 @@ COUNTS = {
     "trainer.num_iterations": (1, ""),
     "trainer.max_completion_length": (1, "the longest reply, in tokens"),
     "tracking.log_canvases_every": (0, "0: never"),
-    "study.max_jobs": (1, "null: every job not yet done"),
+    "study.max_jobs": (0, "0: no job, the untrained evaluation only; null: every job not yet done"),
     **SHARED_COUNTS,
 }
 # Numbers that must be > 0 -> why, where it is not plain.

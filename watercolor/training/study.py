@@ -287,9 +287,8 @@ class Study(Callback):
             records.export(records.from_store(client, [], [evaluation]), records_dir)
 
     def compare(self, config: DictConfig, sweep_dir: Path, records_dir: str | None) -> None:
-        from watercolor.analysis import (
-            compare,  # matplotlib and the canvas sources: only at the end
-        )
+        # matplotlib and the canvas sources: only at the end
+        from watercolor.analysis import comparison
 
         if records_dir is not None and not records.read(records_dir).runs:
             log.info("study: nothing to compare yet (no job's records in %s)", records_dir)
@@ -297,7 +296,7 @@ class Study(Callback):
         source = ["--records", records_dir] if records_dir is not None else [
             "--sweep-dir", str(sweep_dir), "--tracking-uri", config.tracking.uri,
             "--artifacts", config.tracking.artifacts]  # fmt: skip
-        compare.main([*source, "--out", str(sweep_dir / "compare")])
+        comparison.main([*source, "--out", str(sweep_dir / "compare")])
 
     def evaluate(
         self,
