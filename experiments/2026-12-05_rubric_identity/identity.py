@@ -12,8 +12,9 @@ largest |total now - total recorded| per set, for information only: a repaint di
 study's own render (SwiftShader's few pixels, another machine, code changed since: svg_fine is a
 product now), which says nothing about the rubric.
 
-Each records file's rows go to results/<study>__<job>.csv as it finishes, so a run stopped part
-way is resumed by running the command again; summary.csv is rebuilt from every result file.
+Each records file's rows go to results/<study>__<job>.parquet (zstd) as it finishes, so a run
+stopped part way is resumed by running the command again; summary.csv is rebuilt from every
+result file.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from pathlib import Path
 import pandas as pd
 from hydra.utils import instantiate
 
+from watercolor.analysis.records import write_table
 from watercolor.config import compose_train, reward_sets
 from watercolor.env.rubric import RewardSetRubric
 from watercolor.render.pool import RenderPool
@@ -54,7 +56,7 @@ def task_of(samples: Path) -> str:
 
 def result_path(samples: Path) -> Path:
     job = samples.parents[1]
-    return RESULTS / f"{job.parents[1].name}__{job.name}.csv"
+    return RESULTS / f"{job.parents[1].name}__{job.name}.parquet"
 
 
 async def check_task(task_name: str, files: list[Path], limit: int | None) -> pd.DataFrame:
@@ -98,7 +100,7 @@ async def check_task(task_name: str, files: list[Path], limit: int | None) -> pd
             found += rows
             if limit is None:
                 RESULTS.mkdir(exist_ok=True)
-                pd.DataFrame(rows).to_csv(result_path(file), index=False)
+                write_table(pd.DataFrame(rows), result_path(file))
             seconds = time.monotonic() - started
             print(f"{file.relative_to(ROOT)}: {len(samples)} replies, {seconds:.0f} s",
                   file=sys.stderr, flush=True)  # fmt: skip
@@ -133,7 +135,7 @@ def main() -> None:
     if args.limit is not None:  # a trial: its own rows only, nothing written
         summary(pd.concat(tables), None)
     else:
-        done = [pd.read_csv(result_path(f)) for f in files if result_path(f).exists()]
+        done = [pd.read_parquet(result_path(f)) for f in files if result_path(f).exists()]
         summary(pd.concat(done), HERE / "summary.csv")
 
 
