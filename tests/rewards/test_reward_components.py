@@ -251,6 +251,11 @@ def test_palette_match_rewards_the_right_colours_and_accepts_a_pool(tmp_path):
     assert palette.palette_match(paint.flat_blocks(), reference=pool) < right
 
 
+def test_palette_match_without_a_palette_names_what_is_missing():
+    with pytest.raises(ValueError, match="needs `palette`.*or `reference`"):
+        palette.palette_match(paint.flat_blocks())
+
+
 def test_group_diversity_penalises_near_copies():
     a, b = paint.layered_watercolour(seed=0), paint.flat_blocks()
     again = paint.to_canvas(a.rgba)

@@ -71,6 +71,12 @@ def palette_match(
     canvas: Canvas, palette: Sequence[str] = (), reference: Sequence[float] | None = None
 ) -> float | None:
     """[0, 1]: histogram intersection of the painted colours with the reference (1 = same mix)."""
+    if reference is None and not palette:
+        raise ValueError(
+            "palette_match needs `palette` (a list of '#rrggbb' colours) or `reference` (a "
+            "histogram, e.g. images_histogram(...)): set one under the component's `fn` in "
+            "the reward config"
+        )
     if canvas.infra_failure:
         return None
     target = np.asarray(reference if reference is not None else palette_histogram(palette))
