@@ -2,7 +2,7 @@
 watercolor.compare --records experiments/<study>/records` (galleries left out) writes every CSV
 the study committed under `compare/`, byte for byte. So a change to the analysis that would
 change a published figure fails here, and a study's write-up can be rebuilt from a fresh clone.
-Fast tier: the four studies take ~15 s (no training, no rendering).
+Fast tier: the five studies take ~20 s (no training, no rendering).
 
 Not the three-reward study (`2026-12-01_three_rewards_v2`): its `compare/` predates the `arm`
 and `weights` columns of runs.csv, provenance.csv and aggregate.csv (its curves.csv, which compare
@@ -24,6 +24,7 @@ EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 STUDIES = [
     "2026-12-02_revise_study",
     "2026-12-04_translucency",
+    "2026-12-05_svg_product",
     "2026-12-05_svg_task",
     "2026-12-05_washes",
 ]
