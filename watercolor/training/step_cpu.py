@@ -156,10 +156,13 @@ def split(
     ended = rewards.ended if rewards.ended is not None else started
     optimised = marks.get("optimised", ended)
     end = marks.get("end", optimised)
-    rewards_call = max(0.0, ended - started)
+    # The trainer's share of the rewards call that is not scoring drives the browser. os.times()
+    # ticks in 10 ms steps and the scoring thread's clock does not, so the difference can come
+    # out a tick below zero when the trainer barely drove the browser: it is then 0.
+    driving = max(0.0, ended - started - rewards.scoring)
     parts = {
         "generation_s": started - marks["begin"],
-        "render_s": by_process["chromium"] + by_process["driver"] + rewards_call - rewards.scoring,
+        "render_s": by_process["chromium"] + by_process["driver"] + driving,
         "scoring_s": rewards.scoring,
         "update_s": optimised - ended,
         "after_update_s": end - optimised,
