@@ -2,7 +2,8 @@
 watercolor.compare --records experiments/<study>/records` (galleries left out) writes every CSV
 the study committed under `compare/`, byte for byte. So a change to the analysis that would
 change a published figure fails here, and a study's write-up can be rebuilt from a fresh clone.
-Fast tier: the five studies take ~20 s (no training, no rendering).
+Fast tier: the five studies take ~20 s (no training, no rendering). The SVG product study's own
+scripts (analyse.py, within_group.py) rebuild its other committed CSVs too.
 
 Not the three-reward study (`2026-12-01_three_rewards_v2`): its `compare/` predates the `arm`
 and `weights` columns of runs.csv, provenance.csv and aggregate.csv (its curves.csv, which compare
@@ -14,6 +15,7 @@ The revision study's `compare/` predates behaviour_seeds.csv; the CSVs it holds 
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -41,3 +43,27 @@ def test_a_studys_committed_tables_rebuild_from_its_records(study, tmp_path):
         rebuilt = tmp_path / table.name
         assert rebuilt.is_file(), table.name
         assert rebuilt.read_bytes() == table.read_bytes(), f"{study}: {table.name}"
+
+
+def script(study: str, name: str):
+    """A study's own analysis script as a module (its __main__ block is not run)."""
+    spec = importlib.util.spec_from_file_location(
+        f"{name}_{study[:10]}", EXPERIMENTS / study / name
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_svg_product_studys_own_analyses_rebuild_their_committed_csvs():
+    # Its pre-registered analysis and the follow-up's, as the scripts' __main__ blocks write them.
+    folder = EXPERIMENTS / "2026-12-05_svg_product"
+    analyse, follow_up = script(folder.name, "analyse.py"), script(folder.name, "within_group.py")
+    records = folder / "records"
+    rebuilt = {
+        "analysis.csv": analyse.analyse(analyse.replies(records)),
+        "curves_first_last.csv": analyse.training_curves(records),
+        "within_group.csv": follow_up.analyse(follow_up.groups(follow_up.rollouts(records))),
+    }
+    for name, table in rebuilt.items():
+        assert table.round(4).to_csv(index=False) == (folder / name).read_text(), name
