@@ -5,7 +5,13 @@ import time
 import pytest
 
 from watercolor.canvas import Canvas, Status
-from watercolor.rewards.reward_set import COMPONENT_BUDGET_S, RewardSet, scaled_total
+from watercolor.rewards.palette import palette_match
+from watercolor.rewards.reward_set import (
+    COMPONENT_BUDGET_S,
+    ComponentSetupError,
+    RewardSet,
+    scaled_total,
+)
 
 OK = Canvas(status=Status.OK, sketch="brush.circle(0, 0, 9);")
 THREW = Canvas(status=Status.ERROR, errors=["TypeError"])
@@ -122,6 +128,16 @@ def test_a_component_that_raises_costs_only_its_own_canvas_a_verdict():
     assert bad.total is None and bad.components["fragile"] is None  # ours: no verdict
     assert bad.errors == ("reward component fragile raised RecursionError: maximum recursion "
                           "depth exceeded",)  # fmt: skip
+
+
+def test_a_component_that_can_score_no_canvas_stops_the_scoring_at_once():
+    # palette_match with neither a palette nor a reference: as a per-canvas error, every canvas
+    # of the run would lose its verdict (None for TRL) and training would go on without a signal.
+    rewards = build(palette_match={"weight": 0.5, "fn": palette_match})
+    with pytest.raises(ComponentSetupError, match="needs `palette`.*or `reference`"):
+        rewards.score_batch([OK, THREW])
+    with pytest.raises(ComponentSetupError):
+        rewards.score(LOST)
 
 
 def test_a_component_over_its_cpu_budget_is_the_reply_s_scored_failure():

@@ -25,6 +25,7 @@ from scipy import ndimage
 
 from watercolor.canvas import Canvas
 from watercolor.rewards.pixels import View, hex_to_oklab, view, working_rgb
+from watercolor.rewards.reward_set import ComponentSetupError
 
 STEP = 0.05  # histogram cell side in OKLab (~2.5 just-noticeable differences)
 L_BINS, AB_BINS = 20, 16  # L in [0, 1], a and b in [-0.4, 0.4]
@@ -72,7 +73,7 @@ def palette_match(
 ) -> float | None:
     """[0, 1]: histogram intersection of the painted colours with the reference (1 = same mix)."""
     if reference is None and not palette:
-        raise ValueError(
+        raise ComponentSetupError(
             "palette_match needs `palette` (a list of '#rrggbb' colours) or `reference` (a "
             "histogram, e.g. images_histogram(...)): set one under the component's `fn` in "
             "the reward config"

@@ -27,10 +27,13 @@ The total (`Score.total`):
 
 Every component is computed and reported, weight 0 included, so a metric can be watched without
 paying for it; one that raises is reported as None (a bug of ours: no verdict for that canvas,
-the others keep theirs) and named in `Score.errors`; one over its CPU budget is reported as 0,
-its overrun named there too (checked when it returns, see `COMPONENT_BUDGET_S`; group
-components are not timed). Dataset columns passed to `score(canvas, **columns)` reach exactly
-the components that name them as a parameter (e.g. `prompt` for `prompt_colours`).
+the others keep theirs) and named in `Score.errors`, except a setup error (`ImportError`, a
+missing extra; `ComponentSetupError`, a component configured so that it can score no canvas),
+which stops the scoring at its first canvas with its message; one over its CPU budget is
+reported as 0, its overrun named there too (checked when it returns, see
+`COMPONENT_BUDGET_S`; group components are not timed). Dataset columns passed to
+`score(canvas, **columns)` reach exactly the components that name them as a parameter (e.g.
+`prompt` for `prompt_colours`).
 
 Group components (`fn(canvases, **params) -> list[float | None]`, e.g. `group_diversity`) see
 a whole GRPO group, so only `score_batch` applies them: their weighted values are added to each
@@ -58,6 +61,12 @@ T = TypeVar("T")
 # gate's GATE_BUDGET_S (watercolor.tasks.episode): pure Python cannot be preempted without a
 # signal, which only the main thread may set and the trainer's reward calls need not run on.
 COMPONENT_BUDGET_S = 2.0
+
+
+class ComponentSetupError(ValueError):
+    """A component configured so that it can score no canvas (an argument it needs is missing):
+    raised through `score`, so a run stops at its first canvas saying why, where a per-canvas
+    error would leave every canvas without a verdict (None for TRL) for the whole run."""
 
 
 @dataclass(frozen=True)
@@ -123,8 +132,8 @@ def _guarded(
     started = time.thread_time()
     try:
         value, error = call(), None
-    except ImportError:
-        raise  # a missing extra fails every canvas: a setup error, said at once
+    except (ImportError, ComponentSetupError):
+        raise  # it would fail every canvas alike: a setup error, said at once
     except Exception as exc:  # a scorer's bug costs this canvas its verdict, not the batch
         value, error = None, f"reward component {name} raised {type(exc).__name__}: {exc}"
     spent = time.thread_time() - started
