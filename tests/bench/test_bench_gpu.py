@@ -69,6 +69,33 @@ def test_update_time_is_a_line_through_the_measured_lengths(rows, expected):
     assert fit_update(rows) == pytest.approx(expected)
 
 
+def test_one_slow_prefill_does_not_make_a_decode_step_negative(monkeypatch):
+    # CI's loaded machine once timed a one-token generation at 1.1 s and four tokens at 0.17 s:
+    # the decode step came out -313 ms. The prefill is the fastest of its tries.
+    class Model:
+        config = type(
+            "Config",
+            (),
+            dict.fromkeys(
+                (
+                    "image_token_id",
+                    "video_token_id",
+                    "vision_start_token_id",
+                    "vision_end_token_id",
+                ),
+                9,
+            ),
+        )
+
+        def generate(self, prompt, max_new_tokens, **options):
+            return torch.zeros(prompt.shape[0], prompt.shape[1] + max_new_tokens)
+
+    seconds = iter([0.05, 1.1] + [0.04] * (bench_gpu.PREFILL_TRIES - 1) + [0.166])  # warm-up first
+    monkeypatch.setattr(bench_gpu, "timed", lambda fn, device: (fn(), next(seconds)))
+    figures = bench_gpu.time_generation(Model(), torch.zeros(2, 3), 4, {}, torch.device("cpu"))
+    assert figures["prefill_s"] == 0.04 and figures["decode_ms_per_step"] == pytest.approx(42.0)
+
+
 @pytest.mark.parametrize(
     ("device", "tiny", "refused"),
     [("cpu", True, False), ("cpu", False, True), ("cuda", True, True), ("cuda", False, True)],

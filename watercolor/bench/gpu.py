@@ -12,10 +12,12 @@ initialised on the GPU in bf16: the 65 GiB never touch the CPU. In one run, at b
 
 - generation: `generate` from `--prompt-tokens` random ids, `--decode-steps` new tokens sampled
   with the recipe's temperature, top_p and top_k (min_new_tokens = max_new_tokens: no reply
-  ends early): the prefill's seconds, then milliseconds per decode step. Twice: on the bare
-  model, and with the recipe's LoRA attached and unmerged, gradient checkpointing off, as TRL's
-  GRPOTrainer generates without vLLM (peft then adds each expert stack's low-rank delta to the
-  stack on every forward, which a decode step pays for);
+  ends early): the prefill's seconds (the fastest of `PREFILL_TRIES` one-token generations: a
+  decode step is the difference of two timings, and one slow prefill on a busy machine made it
+  negative), then milliseconds per decode step. Twice: on the bare model, and with the recipe's
+  LoRA attached and unmerged, gradient checkpointing off, as TRL's GRPOTrainer generates without
+  vLLM (peft then adds each expert stack's low-rank delta to the stack on every forward, which a
+  decode step pays for);
 - the update: the recipe's own LoRA (`model.lora` of conf/model/<recipe>.yaml, made a
   LoraConfig by `watercolor.policy.loading.lora_config`, as training does), gradient
   checkpointing on, one forward + backward over prompt + completion tokens, the completion's
@@ -167,6 +169,9 @@ def random_ids(config: PretrainedConfig, shape: tuple[int, int], device: torch.d
     return torch.randint(0, min(vision_ids(config)), shape, device=device)
 
 
+PREFILL_TRIES = 3  # a one-token generation is one forward: cheap to time thrice
+
+
 def time_generation(
     model, prompt: torch.Tensor, decode_steps: int, sampling: dict, device: torch.device
 ) -> dict:
@@ -184,7 +189,7 @@ def time_generation(
         return model.generate(prompt, min_new_tokens=tokens, max_new_tokens=tokens, **options)
 
     timed(lambda: generate(2), device)  # warm-up: kernels, autotuning, allocator
-    _, prefill_s = timed(lambda: generate(1), device)
+    prefill_s = min(timed(lambda: generate(1), device)[1] for _ in range(PREFILL_TRIES))
     output, total_s = timed(lambda: generate(decode_steps), device)
     if output.shape[1] != prompt.shape[1] + decode_steps:
         raise RuntimeError(f"generation stopped early: {output.shape[1]} tokens")
