@@ -15,7 +15,9 @@ import pytest
 import torch
 
 from watercolor.bench import gpu as bench_gpu
-from watercolor.bench.gpu import fit_update, require_device, step_estimate
+from watercolor.bench import gpu_cost
+from watercolor.bench.gpu import fit_update, step_estimate
+from watercolor.bench.gpu_cost import require_device
 
 REPO = Path(__file__).resolve().parents[2]
 TINY_RUN = ["--device", "cpu", "--tiny", "--json", "--batch", "2", "--prompt-tokens", "24",
@@ -69,6 +71,15 @@ def test_update_time_is_a_line_through_the_measured_lengths(rows, expected):
     assert fit_update(rows) == pytest.approx(expected)
 
 
+def test_the_command_reads_its_arguments_before_torch_loads():
+    # A typo answers at once (tests/test_cli_usage.py has the case): 9-10 s here when the
+    # measuring code, torch and transformers loaded first.
+    loaded = "sorted(m for m in ('torch', 'transformers', 'peft') if m in sys.modules)"
+    code = f"import sys; from watercolor.bench import gpu; gpu.parse_args([]); print({loaded})"
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr[-2000:]
+
+
 def test_one_slow_prefill_does_not_make_a_decode_step_negative(monkeypatch):
     # CI's loaded machine once timed a one-token generation at 1.1 s and four tokens at 0.17 s:
     # the decode step came out -313 ms. The prefill is the fastest of its tries.
@@ -90,9 +101,9 @@ def test_one_slow_prefill_does_not_make_a_decode_step_negative(monkeypatch):
         def generate(self, prompt, max_new_tokens, **options):
             return torch.zeros(prompt.shape[0], prompt.shape[1] + max_new_tokens)
 
-    seconds = iter([0.05, 1.1] + [0.04] * (bench_gpu.PREFILL_TRIES - 1) + [0.166])  # warm-up first
-    monkeypatch.setattr(bench_gpu, "timed", lambda fn, device: (fn(), next(seconds)))
-    figures = bench_gpu.time_generation(Model(), torch.zeros(2, 3), 4, {}, torch.device("cpu"))
+    seconds = iter([0.05, 1.1] + [0.04] * (gpu_cost.PREFILL_TRIES - 1) + [0.166])  # warm-up first
+    monkeypatch.setattr(gpu_cost, "timed", lambda fn, device: (fn(), next(seconds)))
+    figures = gpu_cost.time_generation(Model(), torch.zeros(2, 3), 4, {}, torch.device("cpu"))
     assert figures["prefill_s"] == 0.04 and figures["decode_ms_per_step"] == pytest.approx(42.0)
 
 

@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "watercolor"
 STILL_COUPLED = {
     # A real recipe's costs on a GPU, measured on a tiny model of the recipe's class: the model
     # builder is painting's painter (`painter.tiny_qwen35`), a policy, which no Task holds.
-    "bench/gpu.py": "builds painting's tiny_qwen35 model",
+    "bench/gpu_cost.py": "builds painting's tiny_qwen35 model",
     # The render benchmarks' workload is painting's sample sketches (p5's render cost is what
     # they time): a folder of the package (`SAMPLES_DIR`), which no Task holds.
     "bench/cli.py": "defaults --sketches to painting's SAMPLES_DIR",
