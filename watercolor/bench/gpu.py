@@ -12,12 +12,12 @@ initialised on the GPU in bf16: the 65 GiB never touch the CPU. In one run, at b
 
 - generation: `generate` from `--prompt-tokens` random ids, `--decode-steps` new tokens sampled
   with the recipe's temperature, top_p and top_k (min_new_tokens = max_new_tokens: no reply
-  ends early): the prefill's seconds (the fastest of `PREFILL_TRIES` one-token generations: a
-  decode step is the difference of two timings, and one slow prefill on a busy machine made it
-  negative), then milliseconds per decode step. Twice: on the bare model, and with the recipe's
-  LoRA attached and unmerged, gradient checkpointing off, as TRL's GRPOTrainer generates without
-  vLLM (peft then adds each expert stack's low-rank delta to the stack on every forward, which a
-  decode step pays for);
+  ends early): the prefill's seconds (the fastest of `gpu_cost.PREFILL_TRIES` one-token
+  generations: a decode step is the difference of two timings, and one slow prefill on a busy
+  machine made it negative), then milliseconds per decode step. Twice: on the bare model, and
+  with the recipe's LoRA attached and unmerged, gradient checkpointing off, as TRL's
+  GRPOTrainer generates without vLLM (peft then adds each expert stack's low-rank delta to the
+  stack on every forward, which a decode step pays for);
 - the update: the recipe's own LoRA (`model.lora` of conf/model/<recipe>.yaml, made a
   LoraConfig by `watercolor.policy.loading.lora_config`, as training does), gradient
   checkpointing on, one forward + backward over prompt + completion tokens, the completion's
@@ -34,6 +34,9 @@ longest, since a batch decodes until its last reply ends), rendering (`--render-
 the group's renders, an input: the default is the anchor's reported 69-96 s for 8 renders, not
 a figure measured here) and the update (a straight line through the measured update times
 against tokens per sequence; with one length measured, through zero).
+
+The measuring code is `watercolor/bench/gpu_cost.py`, loaded after the arguments are read (a
+typo answers before torch loads); this module keeps the estimate's arithmetic and the command.
 
 A phase that fails still prints what the phases before it measured (an update length that fails
 records its error and the run goes on): a lent GPU gives one try.
