@@ -31,7 +31,7 @@ async def test_a_violation_never_reaches_the_browser():
     bad = reply('brush.fill("#ee7a62", 150);\n  rect(0, 0, 100, 100);')
     started = time.perf_counter()
     canvas = await paint(unusable, bad, seed=5)
-    assert time.perf_counter() - started < 0.5
+    assert unusable.launches == 0 and time.perf_counter() - started < 5  # no browser started
     assert canvas.status == Status.VIOLATION
     assert canvas.violations == ["bare_primitive", "no_painting"]
     assert len(canvas.errors) == 2 and "rect() (line 7)" in canvas.errors[0]

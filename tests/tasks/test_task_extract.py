@@ -50,4 +50,4 @@ def test_extraction_is_linear_on_a_huge_reply():
     start = time.perf_counter()
     assert extract_sketch("word " * 200_000) is None
     assert extract_sketch("```\n" * 50_000) is None
-    assert time.perf_counter() - start < 2.0
+    assert time.perf_counter() - start < 10  # linear: ~0.1 s; a backtracking regex: minutes

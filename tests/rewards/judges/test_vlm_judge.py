@@ -123,7 +123,9 @@ def test_timeouts_are_no_verdict_within_the_time_bound():
         start = time.monotonic()
         judge = judge_for(server, timeout_s=0.2, max_retries=1)
         assert judge.compare(A_PNG, B_PNG) is None
-        assert time.monotonic() - start < 1.8  # 2 x 0.2 s + the client's ~0.5 s backoff
+        # 2 x 0.2 s + the client's ~0.5 s backoff; waiting out the server's delays would take
+        # 4 s, so the bound has room for a loaded machine and still catches that.
+        assert time.monotonic() - start < 3.5
     assert len(server.requests) == 2
 
 

@@ -182,7 +182,8 @@ async def test_a_refused_reply_never_renders():
     reply = f"Here you are:\n```svg\n{SCRIPTED}\n```"
     started = time.perf_counter()
     canvas = await draw(unusable, reply, seed=4)
-    assert time.perf_counter() - started < 0.5 and unusable.launches == 0
+    # No browser was started (a launch attempt on the missing binary would also cost seconds).
+    assert unusable.launches == 0 and time.perf_counter() - started < 5
     assert canvas.status == Status.VIOLATION and canvas.png is None
     assert canvas.violations == ["script", "event_handler"] and len(canvas.errors) == 2
     assert (canvas.sketch, canvas.reply, canvas.seed) == (SCRIPTED, reply, 4)

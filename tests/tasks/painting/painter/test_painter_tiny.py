@@ -83,7 +83,7 @@ def test_build_is_cached_and_reused(smoke_model, tiny_cache):
     built_at = (smoke_model / BUILD_INFO).stat().st_mtime_ns
     start = time.perf_counter()
     assert ensure_tiny_model(SMOKE, tiny_cache) == smoke_model
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 5  # a rebuild takes minutes; the mtime below says it too
     assert (smoke_model / BUILD_INFO).stat().st_mtime_ns == built_at
     assert [p.name for p in tiny_cache.iterdir()] == [smoke_model.name]  # no temp dirs left
 
