@@ -107,6 +107,12 @@ CASES = {
     "env.serve-bad-override": ("env.serve", ["--set", "nope=1"], "nope", False),
     "env.serve-unknown-reward": ("env.serve", ["--reward", "nope"], "nope", True),
     "env.serve-other-tasks-reward": ("env.serve", ["--reward", "svg_fine"], "svg_fine", False),
+    "env.serve-component-unset": (
+        "env.serve",
+        ["--reward", "coarse", "--set", "reward.components.palette_match.fn.palette=[]"],
+        "palette_match needs",
+        False,
+    ),
     "painter.kinds-missing-model": (PAINTER + "kinds", ["--model", MISSING], MISSING, False),
     "painter.kinds-unknown-reward": (
         PAINTER + "kinds",

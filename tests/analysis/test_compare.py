@@ -6,6 +6,8 @@ import contextlib
 import io
 import json
 import re
+import subprocess
+import sys
 
 import mlflow
 import numpy as np
@@ -22,7 +24,7 @@ from analysis_helpers import (
 )
 from PIL import Image
 
-from watercolor.analysis import comparison, matrix
+from watercolor.analysis import compare_args, comparison, matrix
 from watercolor.tracking import SAVED_VIEW_PREFIX, STORE_FILE
 
 
@@ -385,8 +387,19 @@ def test_wash_load_is_tabulated_only_where_the_samples_carry_it():
 def test_ema_weight_outside_zero_to_one_is_refused():
     for weight in ("1", "-0.5", "1.5"):
         with pytest.raises(SystemExit):
-            comparison.parse_args(["--experiment", "x", "--ema", weight])
-    assert comparison.parse_args(["--experiment", "x", "--ema", "0"]).ema == 0.0
+            compare_args.parse_args(["--experiment", "x", "--ema", weight])
+    assert compare_args.parse_args(["--experiment", "x", "--ema", "0"]).ema == 0.0
+
+
+def test_the_command_reads_its_arguments_before_mlflow_loads():
+    # A typo or a missing path answers at once (tests/test_cli_usage.py has the cases): 3.2-5 s
+    # on the Intel machine when mlflow, matplotlib and scipy loaded first.
+    heavy = "('mlflow', 'matplotlib', 'scipy')"
+    code = ("import sys; from watercolor import compare; "
+            "compare.compare_args.parse_args(['--experiment', 'x']); "
+            f"print(sorted(m for m in {heavy} if m in sys.modules))")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr[-2000:]
 
 
 def test_gallery_cards_skip_the_preamble_every_reply_shares(tmp_path):

@@ -140,6 +140,21 @@ def test_a_component_that_can_score_no_canvas_stops_the_scoring_at_once():
         rewards.score(LOST)
 
 
+def test_the_set_up_check_raises_only_for_a_component_that_can_score_nothing():
+    # What the environment server runs at start-up (watercolor/env/serve.py), so a misconfigured
+    # component is refused there, not logged as a scorer failure at every step.
+    def prompt_only(canvas: Canvas, prompt: str) -> float:  # the probe gives no prompt
+        return float(len(prompt))
+
+    def buggy(canvas: Canvas) -> float:
+        raise ZeroDivisionError("a bug scoring reports per canvas")
+
+    build(p={"weight": 0.0, "fn": prompt_only}, b={"weight": 0.0, "fn": buggy}).check_setup()
+    broken = build(palette_match={"weight": 0.5, "fn": palette_match})
+    with pytest.raises(ComponentSetupError, match="needs `palette`"):
+        broken.check_setup()
+
+
 def test_a_component_over_its_cpu_budget_is_the_reply_s_scored_failure():
     def slow_on_errors(canvas: Canvas) -> float:
         # a reply whose content makes the reading slow (here: a canvas with errors) spins; a

@@ -63,8 +63,8 @@ from matplotlib.ticker import MaxNLocator
 from mlflow.entities import Run
 
 from watercolor import usage
+from watercolor.analysis import compare_args, records, stats
 from watercolor.analysis import matrix as matrices
-from watercolor.analysis import records, stats
 from watercolor.analysis.canvas_sources import RenderedCanvases, StoreCanvases
 from watercolor.analysis.gallery import gallery_html, relative, save_chart, score_text
 from watercolor.analysis.records import (
@@ -100,7 +100,6 @@ CURVE_METRICS = (
 COMPONENT_METRICS = (r"reward/raw/.+",)
 ROLLOUT_STEP = re.compile(r"rollouts/step_(\d+)$")
 # The compare run's experiment: the compared runs' name plus this (--log-experiment names another)
-COMPARE_EXPERIMENT_SUFFIX = "-compare"
 
 
 # --- metrics ------------------------------------------------------------------------------------
@@ -367,66 +366,21 @@ def print_tables(runs_csv: Path) -> None:
             print(stats.mean_pm_std(aggregate(table)).to_string())
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m watercolor.compare",
-                                     description=__doc__.split("\n")[0])  # fmt: skip
-    which = parser.add_mutually_exclusive_group(required=True)
-    which.add_argument("--experiment", help="every training run of this MLflow experiment")
-    which.add_argument("--sweep-dir", help="a Hydra multirun dir (its jobs' mlflow_run_id files)")
-    which.add_argument("--runs", nargs="+", metavar="ID", help="MLflow run ids")
-    which.add_argument("--study", help="the finished training runs of one study (its `study` tag)")
-    which.add_argument("--records", metavar="DIR",
-                       help="a study's records folder (watercolor.analysis.records): no MLflow "
-                       "store; "
-                       "galleries re-render the replies")  # fmt: skip
-    parser.add_argument("--filter", default="", help="MLflow search filter (with --experiment)")
-    parser.add_argument("--out", help="output dir (default outputs/compare/<timestamp>)")
-    parser.add_argument("--tracking-uri", help="MLflow store (default: with --sweep-dir, the "
-                        "one its jobs logged to; else training's, conf/paths; "
-                        "MLFLOW_TRACKING_URI wins when set)")  # fmt: skip
-    parser.add_argument("--artifacts", metavar="DIR", help="artifact root of a new experiment "
-                        "(default: training's, conf/paths)")  # fmt: skip
-    parser.add_argument("--log-experiment", help="experiment of the compare run "
-                        "(default: the compared runs' experiment's name + "
-                        f"{COMPARE_EXPERIMENT_SUFFIX!r})")  # fmt: skip
-    parser.add_argument("--no-log", action="store_true", help="write nothing to the store: no "
-                        "compare run (a --records comparison never logs one), no saved view "
-                        "of the runs side by side (the printed link then filters them in its "
-                        "URL)")  # fmt: skip
-    parser.add_argument("--no-gallery", action="store_true",
-                        help="no galleries (no canvases fetched or rendered)")  # fmt: skip
-    parser.add_argument("--ema", type=_smoothing, default=stats.SMOOTHING, metavar="WEIGHT",
-                        help="curve smoothing: EMA weight of the past in [0, 1), 0 = raw "
-                        "(default %(default)s)")  # fmt: skip
-    parser.add_argument("--resamples", type=int, default=stats.RESAMPLES,
-                        help="bootstrap resamples of the CIs (default %(default)s)")  # fmt: skip
-    parser.add_argument("--bootstrap-seed", type=int, default=0,
-                        help="seed of the bootstrap (default %(default)s)")  # fmt: skip
-    return parser.parse_args(argv)
-
-
-def _smoothing(text: str) -> float:
-    value = float(text)
-    if not 0 <= value < 1:
-        raise argparse.ArgumentTypeError(f"must be in [0, 1), got {text}")
-    return value
-
-
 def main(argv: Sequence[str] | None = None) -> dict[str, Path]:
-    args = parse_args(argv)
+    return run(compare_args.parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> dict[str, Path]:
+    """The comparison of `compare_args.parse_args`' arguments (already checked): its paths."""
     os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")  # a bar per file
     stamp = datetime.datetime.now().strftime("%Y-%m-%d/%H-%M-%S")
     out_dir = Path(args.out or f"outputs/compare/{stamp}")
     if args.records is not None:
-        if not Path(args.records).is_dir():
-            usage.fail(f"no records folder {args.records}")
         found = records.read(args.records)
         if not found.runs:
             usage.fail(f"no finished runs in {args.records}")
         canvases, runs = RenderedCanvases(found), None
     else:
-        if args.sweep_dir is not None and not Path(args.sweep_dir).is_dir():
-            usage.fail(f"no sweep dir {args.sweep_dir}")
         default_uri, default_artifacts = tracking_defaults()
         uri = args.tracking_uri or store_of_sweep(args.sweep_dir) or tracking_uri(default_uri)
         client = mlflow.MlflowClient(uri)
@@ -514,7 +468,7 @@ def log_compare_run(uri: str, args: argparse.Namespace, runs: Sequence[Run], out
     (`artifact_root`: where a new experiment keeps its artifacts)."""
     client = mlflow.MlflowClient(uri)
     compared = client.get_experiment(runs[0].info.experiment_id).name
-    name = args.log_experiment or f"{compared}{COMPARE_EXPERIMENT_SUFFIX}"
+    name = args.log_experiment or f"{compared}{compare_args.COMPARE_EXPERIMENT_SUFFIX}"
     selection = {k: v for k, v in vars(args).items()
                  if k in ("experiment", "sweep_dir", "filter", "study")}  # fmt: skip
     tags = {"kind": "compare", "runs": ",".join(r.info.run_id for r in runs)[:5000]}

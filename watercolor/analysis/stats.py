@@ -28,7 +28,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import scipy.stats
 
 RESAMPLES = 2000  # bootstrap resamples (more: less Monte-Carlo jitter in the bounds)
 LEVEL = 0.95  # two-sided confidence level of every interval
@@ -193,6 +192,8 @@ def permutation_p(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]
         return float("nan"), float("nan")
     if len(a) < 2 or len(b) < 2:  # scipy refuses it: a single seed has nothing to exchange
         return float(a.mean() - b.mean()), float("nan")
+    import scipy.stats  # ~1 s: loaded by the one test that needs it, not by a typo's answer
+
     result = scipy.stats.permutation_test(
         (a, b), _mean_difference, permutation_type="independent", vectorized=True,
         n_resamples=PERMUTATIONS, alternative="two-sided")  # fmt: skip

@@ -61,7 +61,9 @@ def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int 
     task = build_task(cfg.task)
     checked_turns(task.turns)  # a bad value is a usage error now, not per session
     pool = RenderPool(local_renderer(cfg, workers), task.harness)
-    score = RewardSetScore(instantiate(cfg.reward))
+    rewards = instantiate(cfg.reward)
+    rewards.check_setup()  # a component that can score nothing: refused now, not at every step
+    score = RewardSetScore(rewards)
     factory = functools.partial(CanvasEnvironment, pool, task, score=score)
     app = create_app(
         factory,

@@ -50,7 +50,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from watercolor.canvas import Canvas
+from watercolor.canvas import Canvas, Status
 
 log = logging.getLogger(__name__)
 ComponentFn = Callable[..., float | None]
@@ -194,6 +194,22 @@ class RewardSet:
         self.component_budget_s = (
             COMPONENT_BUDGET_S if component_budget_s is None else component_budget_s
         )
+
+    def check_setup(self) -> None:
+        """Raise `ComponentSetupError` now for a component configured so that it can score no
+        canvas, where a long-running scorer (the environment server) would otherwise log it at
+        every step. Each per-canvas component is called once on a canvas with no verdict (an
+        infrastructure failure: the contract's None, nothing read or fetched); a component that
+        checks its arguments raises before it looks at the canvas (`palette_match`). Anything
+        else it raises here is left for scoring to report, per canvas."""
+        probe = Canvas(Status.INFRA_ERROR, errors=["the reward set's set-up check"])
+        for name, component in self.components.items():
+            try:
+                component(probe, {})
+            except ComponentSetupError:
+                raise
+            except Exception as error:  # not a setup error: scoring reports it, per canvas
+                log.debug("reward component %s on the set-up check: %r", name, error)
 
     @property
     def weights(self) -> dict[str, float]:
