@@ -1,6 +1,7 @@
 """`python -m watercolor.compare`: lay training runs side by side (watercolor/analysis/comparison.py
 says what it reads and writes; `--help` lists the ways to name the runs). The arguments are
-read and checked (`watercolor.analysis.compare_args`) before the comparison's code loads."""
+read and checked (`watercolor.analysis.compare_args`), and the runs found in their store, before
+the comparison's plotting code loads: a typo, a path or a run that is not there answers at once."""
 
 from collections.abc import Sequence
 
@@ -9,9 +10,14 @@ from watercolor.analysis import compare_args
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = compare_args.parse_args(argv)
-    from watercolor.analysis import comparison  # mlflow, matplotlib, scipy: after the arguments
+    selected = None
+    if args.records is None:
+        from watercolor.analysis import records  # mlflow, not matplotlib
 
-    comparison.run(args)
+        selected = records.select_from_store(args)
+    from watercolor.analysis import comparison  # matplotlib, scipy: after the checks
+
+    comparison.run(args, selected)
 
 
 if __name__ == "__main__":

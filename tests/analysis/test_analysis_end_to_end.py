@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 from analysis_helpers import REPO
 
-from watercolor.analysis import comparison
+from watercolor.analysis import comparison, records
 from watercolor.config import reward_set_names
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
@@ -63,7 +63,7 @@ def test_train_then_compare_and_evaluate_the_run(tmp_path, monkeypatch):
     assert {"total/gated", "execution_rate"} <= set(evaluation.data.metrics)
     logged = {a.path for a in client.list_artifacts(evaluation.info.run_id)}
     assert {"samples.csv", "samples.parquet", "summary.json", "gallery.html"} <= logged
-    assert len(comparison.select_runs(client, experiment="watercolor")) == 1  # training only
+    assert len(records.select_runs(client, experiment="watercolor")) == 1  # training only
 
     run_module("watercolor.evaluate", "num_prompts=2", "samples=2",
                f"hydra.run.dir={tmp_path}/untrained", *shared, uri=uri)  # fmt: skip

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -24,7 +25,7 @@ from analysis_helpers import (
 )
 from PIL import Image
 
-from watercolor.analysis import compare_args, comparison, matrix
+from watercolor.analysis import compare_args, comparison, matrix, records
 from watercolor.tracking import SAVED_VIEW_PREFIX, STORE_FILE
 
 
@@ -183,7 +184,7 @@ def test_compare_is_logged_as_its_own_run_and_never_compared(store, tmp_path):
     assert set(run.data.tags["runs"].split(",")) == set(store["run_ids"].values())
     artifacts = {a.path for a in client.list_artifacts(run.info.run_id)}
     assert {"runs.csv", "aggregate.csv", "curves.png", "gallery.html", "gallery"} <= artifacts
-    again = comparison.select_runs(client, experiment=EXPERIMENT)
+    again = records.select_runs(client, experiment=EXPERIMENT)
     assert len(again) == 4  # the compare run itself is not a training run
 
 
@@ -391,15 +392,25 @@ def test_ema_weight_outside_zero_to_one_is_refused():
     assert compare_args.parse_args(["--experiment", "x", "--ema", "0"]).ema == 0.0
 
 
-def test_the_command_reads_its_arguments_before_mlflow_loads():
-    # A typo or a missing path answers at once (tests/test_cli_usage.py has the cases): 3.2-5 s
-    # on the Intel machine when mlflow, matplotlib and scipy loaded first.
-    heavy = "('mlflow', 'matplotlib', 'scipy')"
-    code = ("import sys; from watercolor import compare; "
-            "compare.compare_args.parse_args(['--experiment', 'x']); "
-            f"print(sorted(m for m in {heavy} if m in sys.modules))")  # fmt: skip
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr[-2000:]
+def loaded_after(call: str, modules: tuple[str, ...]) -> str:
+    """Which of `modules` a fresh interpreter has loaded once `call` (on `compare`) exits."""
+    code = (f"import sys; from watercolor import compare\ntry: {call}\nexcept SystemExit: pass\n"
+            f"print(sorted(m for m in {modules!r} if m in sys.modules))")  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "MLFLOW_TRACKING_URI"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.strip()
+
+
+def test_the_command_answers_a_typo_before_the_comparison_loads(tmp_path):
+    # A typo, a missing path or a run the store lacks answers at once (tests/test_cli_usage.py
+    # has the cases): 3.0-5 s on the Intel machine when mlflow, matplotlib and scipy loaded first.
+    heavy = ("mlflow", "matplotlib", "scipy")
+    assert loaded_after("compare.compare_args.parse_args(['--experiment', 'x'])", heavy) == "[]"
+    uri = f"sqlite:///{tmp_path}/mlflow.db"
+    mlflow.MlflowClient(uri).search_experiments()  # a store that is there
+    unknown = f"compare.main(['--runs', '{'0' * 32}', '--tracking-uri', '{uri}'])"
+    assert loaded_after(unknown, ("mlflow", "matplotlib")) == "['mlflow']"  # mlflow loads scipy
 
 
 def test_gallery_cards_skip_the_preamble_every_reply_shares(tmp_path):

@@ -69,10 +69,10 @@ from watercolor.analysis.canvas_sources import RenderedCanvases, StoreCanvases
 from watercolor.analysis.gallery import gallery_html, relative, save_chart, score_text
 from watercolor.analysis.records import (
     Records,
+    StoreSelection,
     evaluations,
     provenance_table,
     provenance_warnings,
-    select_runs,
 )
 from watercolor.config import tracking_defaults
 from watercolor.tracking import (
@@ -80,8 +80,6 @@ from watercolor.tracking import (
     save_side_by_side_view,
     serve_hint,
     side_by_side_link,
-    sweep_store,
-    tracking_uri,
 )
 
 # The table's metrics (regular expressions) and which way is better (None: no "best").
@@ -370,8 +368,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Path]:
     return run(compare_args.parse_args(argv))
 
 
-def run(args: argparse.Namespace) -> dict[str, Path]:
-    """The comparison of `compare_args.parse_args`' arguments (already checked): its paths."""
+def run(args: argparse.Namespace, selected: StoreSelection | None = None) -> dict[str, Path]:
+    """The comparison of `compare_args.parse_args`' arguments (already checked): its paths.
+    `selected`: their runs, already read from the store (`records.select_from_store`, which the
+    command calls before this module loads)."""
     os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")  # a bar per file
     stamp = datetime.datetime.now().strftime("%Y-%m-%d/%H-%M-%S")
     out_dir = Path(args.out or f"outputs/compare/{stamp}")
@@ -381,15 +381,8 @@ def run(args: argparse.Namespace) -> dict[str, Path]:
             usage.fail(f"no finished runs in {args.records}")
         canvases, runs = RenderedCanvases(found), None
     else:
-        default_uri, default_artifacts = tracking_defaults()
-        uri = args.tracking_uri or store_of_sweep(args.sweep_dir) or tracking_uri(default_uri)
+        uri, runs = selected or records.select_from_store(args)
         client = mlflow.MlflowClient(uri)
-        runs = select_runs(client, experiment=args.experiment, sweep_dir=args.sweep_dir,
-                           run_ids=args.runs or (), filter_string=args.filter,
-                           study=args.study)  # fmt: skip
-        if not runs:
-            usage.fail(f"no runs to compare in {uri} (another store? name it with "
-                       "--tracking-uri)")  # fmt: skip
         studies = [args.study] if args.study else None
         found = records.from_store(client, runs, evaluations(client, runs, studies))
         canvases = StoreCanvases(client)
@@ -405,21 +398,11 @@ def run(args: argparse.Namespace) -> dict[str, Path]:
         matrices.print_matrix(pd.read_csv(paths["matrix_aggregate"], index_col="trained_with"))
     print(f"\nwritten to {out_dir}")
     if runs is not None and not args.no_log:
-        log_compare_run(uri, args, runs, out_dir, args.artifacts or default_artifacts)
+        artifacts = args.artifacts or tracking_defaults()[1]
+        log_compare_run(uri, args, runs, out_dir, artifacts)
     if runs is not None:
         print(side_by_side(uri, runs, out_dir, save_view=not args.no_log), flush=True)
     return paths
-
-
-def store_of_sweep(sweep_dir: str | None) -> str | None:
-    """The store a sweep's jobs logged to (`tracking.sweep_store`), for `--sweep-dir` without
-    `--tracking-uri`; None without a sweep dir or if its jobs named none."""
-    if sweep_dir is None:
-        return None
-    try:
-        return sweep_store(sweep_dir)
-    except ValueError as error:
-        usage.fail(error)
 
 
 def side_by_side(uri: str, runs: Sequence[Run], out_dir: Path, save_view: bool = True) -> str:

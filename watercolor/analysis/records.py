@@ -34,6 +34,7 @@ larger than the data), since each study commits its records.
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
@@ -42,6 +43,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import mlflow
 import pandas as pd
@@ -50,7 +52,8 @@ from mlflow.exceptions import MlflowException
 from mlflow.protos.databricks_pb2 import RESOURCE_DOES_NOT_EXIST, ErrorCode
 
 from watercolor import usage
-from watercolor.tracking import RUN_ID_FILE
+from watercolor.config import tracking_defaults
+from watercolor.tracking import RUN_ID_FILE, sweep_store, tracking_uri
 
 UNTRAINED_KEY = "untrained"
 PROVENANCE = ("commit", "dirty", "config_hash", "study", "weights")
@@ -218,6 +221,40 @@ def select_runs(
                                   order_by=["attributes.start_time ASC"])  # fmt: skip
         return [run for run in runs if "kind" not in run.data.tags]
     return [stored_run(client, run_id) for run_id in run_ids]
+
+
+class StoreSelection(NamedTuple):
+    """The store a comparison reads and the runs it selected there."""
+
+    uri: str
+    runs: list[Run]
+
+
+def select_from_store(args: argparse.Namespace) -> StoreSelection:
+    """The store and runs `python -m watercolor.compare`'s arguments (`compare_args`) name: the
+    store `--tracking-uri`, else the one the sweep's jobs logged to, else training's (conf/paths;
+    MLFLOW_TRACKING_URI wins); a usage error when it holds none of them. Called by the command
+    before the comparison's plotting code loads, so a run id or experiment the store lacks is
+    answered at once."""
+    uri = args.tracking_uri or store_of_sweep(args.sweep_dir)
+    uri = uri or tracking_uri(tracking_defaults()[0])
+    runs = select_runs(mlflow.MlflowClient(uri), experiment=args.experiment,
+                       sweep_dir=args.sweep_dir, run_ids=args.runs or (),
+                       filter_string=args.filter, study=args.study)  # fmt: skip
+    if not runs:
+        usage.fail(f"no runs to compare in {uri} (another store? name it with --tracking-uri)")
+    return StoreSelection(uri, runs)
+
+
+def store_of_sweep(sweep_dir: str | None) -> str | None:
+    """The store a sweep's jobs logged to (`tracking.sweep_store`), for `--sweep-dir` without
+    `--tracking-uri`; None without a sweep dir or if its jobs named none."""
+    if sweep_dir is None:
+        return None
+    try:
+        return sweep_store(sweep_dir)
+    except ValueError as error:
+        usage.fail(error)
 
 
 def stored_run(client: mlflow.MlflowClient, run_id: str) -> Run:

@@ -48,9 +48,15 @@ if TYPE_CHECKING:
 def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int = 16) -> FastAPI:
     """The OpenEnv app for a composed conf/train.yaml: `max_sessions` concurrent sessions of
     its task, scored with its reward set, over one pool of its renderer (`workers` pages,
-    default the renderer's own) started with the app. ValueError unless the renderer is local
-    and `task.turns` is a whole number of steps, at least 1.
+    default the renderer's own) started with the app. ValueError unless the renderer is local,
+    every reward component can score (`RewardSet.check_setup`: `ComponentSetupError`) and
+    `task.turns` is a whole number of steps, at least 1.
     """
+    task = build_task(cfg.task)
+    renderer = local_renderer(cfg, workers)
+    rewards = instantiate(cfg.reward)
+    rewards.check_setup()  # a component that can score nothing: refused now, not at every step
+    # OpenEnv's server stack (seconds) after the checks above
     from openenv.core.env_server.http_server import create_app
 
     from watercolor.env.environment import CanvasEnvironment, checked_turns
@@ -58,11 +64,8 @@ def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int 
     from watercolor.env.step_reward import RewardSetScore
     from watercolor.render.pool import RenderPool
 
-    task = build_task(cfg.task)
     checked_turns(task.turns)  # a bad value is a usage error now, not per session
-    pool = RenderPool(local_renderer(cfg, workers), task.harness)
-    rewards = instantiate(cfg.reward)
-    rewards.check_setup()  # a component that can score nothing: refused now, not at every step
+    pool = RenderPool(renderer, task.harness)
     score = RewardSetScore(rewards)
     factory = functools.partial(CanvasEnvironment, pool, task, score=score)
     app = create_app(
