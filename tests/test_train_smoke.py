@@ -128,6 +128,20 @@ def test_resume_after_interruption(tmp_path):
     assert max(steps) == 4 and (tmp_path / "run" / "final").is_dir()
 
 
+def test_a_reward_component_that_can_score_nothing_stops_the_run_before_the_model_loads(tmp_path):
+    # palette_match with no palette and no reference: once refused only at the first canvas,
+    # after the model loaded and generated a group (minutes with a real model on a GPU). The
+    # model path is not there either: a run that loaded the model first would fail on that.
+    unset = "reward.components.palette_match.fn.palette=[]"
+    missing = "model.name_or_path=/nonexistent/watercolor-model"
+    command = train_command(tmp_path, "reward=coarse", unset, missing)
+    env = {k: v for k, v in os.environ.items() if k != "MLFLOW_TRACKING_URI"}
+    done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stderr.strip().splitlines()[-1].startswith("error: palette_match needs `palette`")
+    assert not (tmp_path / "run" / RUN_ID_FILE).exists()  # no MLflow run began
+
+
 # three_rewards_v2 is smoke-run as written, study callback included, by test_study_parts.py
 # (one step of each of its sets, their evaluations and compare): not trained a second time here.
 SMOKED_ELSEWHERE = {"three_rewards_v2"}

@@ -28,6 +28,7 @@ import hydra
 import mlflow
 import torch
 from hydra.core.hydra_config import HydraConfig
+from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 from transformers import set_seed
 from transformers.integrations import MLflowCallback
@@ -36,6 +37,7 @@ from trl import GRPOTrainer
 
 from watercolor.analysis.records import arm_of
 from watercolor.cores import idle_cores
+from watercolor.rewards.reward_set import ComponentSetupError
 from watercolor.tasks import build_task
 from watercolor.tracking import flatten, mlflow_run, run_name
 from watercolor.training.job import (
@@ -61,6 +63,11 @@ def main(cfg: DictConfig) -> float:
     if reason := skip_reason(cfg.study, cfg.seed, arm_of(choices)):
         print(f"study: not training: {reason}", flush=True)
         return float("nan")
+    rewards = instantiate(cfg.reward)
+    try:
+        rewards.check_setup()  # a component that can score nothing: before the model loads
+    except ComponentSetupError as error:
+        usage.fail(error)
     torch.set_num_threads(cfg.threads or idle_cores())
     set_seed(cfg.seed)
     # TRL reads transformers' deprecated `model.is_gradient_checkpointing` each time it unwraps the
@@ -71,7 +78,7 @@ def main(cfg: DictConfig) -> float:
     weights = starting_weights(cfg, model)
     task = build_task(cfg.task)
     dataset = build_dataset(task)
-    inputs = build_inputs(cfg, task, tokenizer)
+    inputs = build_inputs(cfg, task, tokenizer, rewards)
     args = grpo_args(cfg, inputs, run_dir)
     tags = run_tags(cfg, weights)
     with mlflow_run(

@@ -29,8 +29,9 @@ Every component is computed and reported, weight 0 included, so a metric can be 
 paying for it; one that raises is reported as None (a bug of ours: no verdict for that canvas,
 the others keep theirs) and named in `Score.errors`, except a setup error (`ImportError`, a
 missing extra; `ComponentSetupError`, a component configured so that it can score no canvas),
-which stops the scoring at its first canvas with its message; one over its CPU budget is
-reported as 0, its overrun named there too (checked when it returns, see
+which stops the scoring at its first canvas with its message (`check_setup` finds the second
+kind before any canvas: training and the environment server call it at start-up); one over its
+CPU budget is reported as 0, its overrun named there too (checked when it returns, see
 `COMPONENT_BUDGET_S`; group components are not timed). Dataset columns passed to
 `score(canvas, **columns)` reach exactly the components that name them as a parameter (e.g.
 `prompt` for `prompt_colours`).
@@ -65,8 +66,9 @@ COMPONENT_BUDGET_S = 2.0
 
 class ComponentSetupError(ValueError):
     """A component configured so that it can score no canvas (an argument it needs is missing):
-    raised through `score`, so a run stops at its first canvas saying why, where a per-canvas
-    error would leave every canvas without a verdict (None for TRL) for the whole run."""
+    raised through `score` (and by `RewardSet.check_setup`, before any canvas), so a run stops
+    saying why, where a per-canvas error would leave every canvas without a verdict (None for
+    TRL) for the whole run. Raise it before reading the canvas."""
 
 
 @dataclass(frozen=True)

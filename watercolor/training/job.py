@@ -25,6 +25,7 @@ from watercolor.config import model_source
 from watercolor.policy.loading import load_policy, lora_config
 from watercolor.render.pool import RenderConfig
 from watercolor.render.renderers import LocalRenderer
+from watercolor.rewards.reward_set import RewardSet
 from watercolor.rewards.trl_adapter import Renderer, RolloutScorer
 from watercolor.tasks import Task
 from watercolor.training.mlflow_callback import RolloutLogger
@@ -164,16 +165,17 @@ class Inputs:
             self.episodes.close()
 
 
-def build_inputs(cfg: DictConfig, task: Task, tokenizer) -> Inputs:
-    """The renderer, the scorer over it (the run's reward set), the callbacks and the way the
-    group is generated: TRL itself, revision episodes or overlap_rendering (hf sampler only),
-    or, for models that take images revising, TRL's tool loop (the environment owns the reward)."""
+def build_inputs(cfg: DictConfig, task: Task, tokenizer, rewards: RewardSet) -> Inputs:
+    """The renderer, the scorer over it (`rewards`, the run's reward set), the callbacks and the
+    way the group is generated: TRL itself, revision episodes or overlap_rendering (hf sampler
+    only), or, for models that take images revising, TRL's tool loop (the environment owns the
+    reward)."""
     renderer = build_renderer(cfg.renderer, cfg.task, cfg.reward.get("second_paper"))
     logger = RolloutLogger(every=cfg.tracking.log_canvases_every, suffix=task.suffix)
     trainer_kwargs = OmegaConf.to_container(cfg.trainer, resolve=True)
     rewards_cpu = RewardsCpu() if cfg.tracking.cpu_split else None
     scorer = RolloutScorer(
-        instantiate(cfg.reward),
+        rewards,
         renderer,
         num_generations=trainer_kwargs["num_generations"],
         seed=cfg.seed,
