@@ -109,8 +109,17 @@ def tracking_uri(default: str) -> str:
     return uri
 
 
+def quiet_artifact_transfers() -> None:
+    """No progress bar per artifact transfer in this process (MLflow's documented
+    MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR; a user's own setting wins): `mlflow.log_table`
+    downloads the run's table at every logged step to append to it, and compare fetches a file
+    per canvas, each a bar on stderr that says nothing a user can act on."""
+    os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
+
+
 def use_store(default: str) -> str:
-    """Make `tracking_uri(default)` MLflow's active store in this process; returns it.
+    """Make `tracking_uri(default)` MLflow's active store in this process (its artifact
+    transfers quiet: `quiet_artifact_transfers`); returns it.
 
     `mlflow.set_tracking_uri` also exports MLFLOW_TRACKING_URI "so that subprocess can inherit
     it"; the variable is put back as the user had it (unset, or theirs). Otherwise every command
@@ -118,6 +127,7 @@ def use_store(default: str) -> str:
     would log into or read this store whatever its own `tracking.uri` said, and a second store
     in one process (a notebook) would read the first's export as the user's choice.
     """
+    quiet_artifact_transfers()
     user = os.environ.get("MLFLOW_TRACKING_URI")
     uri = tracking_uri(default)
     mlflow.set_tracking_uri(uri)

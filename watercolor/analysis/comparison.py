@@ -50,7 +50,6 @@ import contextlib
 import dataclasses
 import datetime
 import math
-import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -77,6 +76,7 @@ from watercolor.analysis.records import (
 from watercolor.config import tracking_defaults
 from watercolor.tracking import (
     mlflow_run,
+    quiet_artifact_transfers,
     save_side_by_side_view,
     serve_hint,
     side_by_side_link,
@@ -372,7 +372,7 @@ def run(args: argparse.Namespace, selected: StoreSelection | None = None) -> dic
     """The comparison of `compare_args.parse_args`' arguments (already checked): its paths.
     `selected`: their runs, already read from the store (`records.select_from_store`, which the
     command calls before this module loads)."""
-    os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")  # a bar per file
+    quiet_artifact_transfers()
     stamp = datetime.datetime.now().strftime("%Y-%m-%d/%H-%M-%S")
     out_dir = Path(args.out or f"outputs/compare/{stamp}")
     if args.records is not None:
