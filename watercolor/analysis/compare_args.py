@@ -16,6 +16,7 @@ from watercolor.analysis import stats
 DESCRIPTION = (
     "Lay training runs side by side: key metrics, reward curves and the same step's canvases."
 )
+# The compare run's experiment: the compared runs' name plus this (--log-experiment names another)
 COMPARE_EXPERIMENT_SUFFIX = "-compare"
 
 

@@ -97,7 +97,6 @@ CURVE_METRICS = (
 )  # fmt: skip
 COMPONENT_METRICS = (r"reward/raw/.+",)
 ROLLOUT_STEP = re.compile(r"rollouts/step_(\d+)$")
-# The compare run's experiment: the compared runs' name plus this (--log-experiment names another)
 
 
 # --- metrics ------------------------------------------------------------------------------------

@@ -192,7 +192,7 @@ def permutation_p(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]
         return float("nan"), float("nan")
     if len(a) < 2 or len(b) < 2:  # scipy refuses it: a single seed has nothing to exchange
         return float(a.mean() - b.mean()), float("nan")
-    import scipy.stats  # ~1 s: loaded by the one test that needs it, not by a typo's answer
+    import scipy.stats  # ~1 s: loaded when a statistic needs it, not by compare's arguments
 
     result = scipy.stats.permutation_test(
         (a, b), _mean_difference, permutation_type="independent", vectorized=True,

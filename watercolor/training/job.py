@@ -170,7 +170,7 @@ def build_inputs(cfg: DictConfig, task: Task, tokenizer, rewards: RewardSet) -> 
     way the group is generated: TRL itself, revision episodes or overlap_rendering (hf sampler
     only), or, for models that take images revising, TRL's tool loop (the environment owns the
     reward)."""
-    renderer = build_renderer(cfg.renderer, cfg.task, cfg.reward.get("second_paper"))
+    renderer = build_renderer(cfg.renderer, cfg.task, rewards.second_paper)
     logger = RolloutLogger(every=cfg.tracking.log_canvases_every, suffix=task.suffix)
     trainer_kwargs = OmegaConf.to_container(cfg.trainer, resolve=True)
     rewards_cpu = RewardsCpu() if cfg.tracking.cpu_split else None
