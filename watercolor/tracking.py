@@ -83,6 +83,7 @@ METRIC_NAMES = (
     (r"rewards/(.+)/std", r"reward/std/\1"),
     (rf"{ROLLOUT_PREFIX}components/(.+)", r"reward/raw/\1"),
     (rf"({ROLLOUT_PREFIX}.+)", r"\1"),
+    (r"((?:behaviour|crossreward)/.+)", r"\1"),  # the yardsticks (watercolor.training.yardsticks)
     (r"(step_cpu/.+)", r"\1"),  # watercolor.training.step_cpu's, after the rollouts in the UI
     (r"(.+)", r"train/\1"),
 )

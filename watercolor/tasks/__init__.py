@@ -55,6 +55,9 @@ class Task:
     - `audit(pairs=N)`: the table `python -m watercolor.audit` scores a reward set on (genuine
       sketches, cheats, `N` matched pairs a kind: `watercolor.tasks.audit_table.AuditTable`);
       null: the task has none.
+    - `audited_reward`: the reward set of the task that passes its audit (`python -m
+      watercolor.audit`): every run's yardsticks read the rollouts' score under it beside the
+      run's own reward, to show a set being gamed (`watercolor.training.yardsticks`); null: none.
     """
 
     name: str
@@ -71,6 +74,7 @@ class Task:
     turns: int = 1
     feedback_image_px: int = 128
     audit: Callable[..., AuditTable] | None = None
+    audited_reward: str | None = None
 
     def prompts(self, split: str) -> Sequence[str]:
         """The `train` or `heldout` prompts."""
