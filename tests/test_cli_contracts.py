@@ -114,6 +114,21 @@ def test_score_one_file(tmp_path):
     assert {"clean_run", "coverage", "granulation"} <= set(record["components"])
 
 
+def test_score_and_render_paint_the_second_paper_their_set_names(tmp_path):
+    """`show_through` reads opacity from two papers: both commands paint the second (issue 52)."""
+    reply = write(tmp_path, "reply.md", WATERCOLOUR)
+    scored = one_json_object(
+        run("watercolor.score", reply, "--reward", "show_through", "--json").stdout
+    )
+    assert scored["twin_paper"] == "#1e3a5f" and scored["twin_status"] == "ok", scored
+    assert scored["reward"] > 0 and scored["components"]["paint_opacity"] < 1.0
+    rendered = one_json_object(
+        run("watercolor.render", reply, "--json", "--set", "reward=show_through").stdout
+    )
+    assert rendered["twin_paper"] == "#1e3a5f" and rendered["twin_status"] == "ok"
+    assert "twin_paper" not in one_json_object(run("watercolor.render", reply, "--json").stdout)
+
+
 def test_score_gated_gives_zero_to_a_sketch_that_throws(tmp_path):
     result = run("watercolor.score", write(tmp_path, "s.js", THROWS), "--reward", "gated",
                  "--json", "--pixel-density", "0.5")  # fmt: skip

@@ -32,7 +32,6 @@ import math
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -101,11 +100,8 @@ def audit_table(task: Task, pairs: int | None) -> AuditTable:
 
 
 def episode(task: Task, rewards: RewardSet) -> Callable[..., Awaitable[Canvas]]:
-    """The task's episode as training runs it for `rewards`: painted a second time over the
-    set's `second_paper` when it reads opacity from the pair (`RewardSet.second_paper`)."""
-    if rewards.second_paper is None:
-        return task.episode
-    return partial(task.episode, second_paper=rewards.second_paper)
+    """The task's episode as training runs it for `rewards` (`Task.painting_for`)."""
+    return task.painting_for(rewards).episode
 
 
 def replies(table: AuditTable) -> list[str]:

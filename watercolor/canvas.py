@@ -72,8 +72,9 @@ class Canvas:
             return np.asarray(image.convert("RGBA"), dtype=np.uint8)
 
     def to_json(self, png_path: str | None = None) -> dict:
-        """The JSON record of DESIGN.md §5 (pixels are not included; `png` is a path or None)."""
-        return {
+        """The JSON record of DESIGN.md §5 (pixels are not included; `png` is a path or None),
+        with `twin_paper` and `twin_status` where it was painted over a second paper too."""
+        record = {
             "status": str(self.status),
             "errors": list(self.errors),
             "violations": list(self.violations),
@@ -82,3 +83,6 @@ class Canvas:
             "png": png_path,
             "seed": self.seed,
         }
+        if self.twin is not None:
+            record |= {"twin_paper": self.twin_paper, "twin_status": str(self.twin.status)}
+        return record

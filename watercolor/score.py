@@ -69,9 +69,12 @@ def sketch_files(path: Path, suffix: str) -> list[Path]:
     return [path]
 
 
-async def paint_all(replies: list[str], cfg: DictConfig, seed: int) -> list[Canvas]:
-    """Each reply through the task's episode, in the composed renderer."""
-    task = build_task(cfg.task)
+async def paint_all(
+    replies: list[str], cfg: DictConfig, seed: int, rewards: RewardSet
+) -> list[Canvas]:
+    """Each reply through the task's episode as `rewards` reads it (`Task.painting_for`: a second
+    paper for a set that reads opacity), in the composed renderer."""
+    task = build_task(cfg.task).painting_for(rewards)
     config = options.render_config(cfg, workers=min(len(replies), 2))
     async with options.pool(config, task.harness) as pool:
         return list(await asyncio.gather(*(task.episode(pool, r, seed=seed) for r in replies)))
@@ -110,7 +113,7 @@ def score_files(files: list[Path], cfg: DictConfig, args: argparse.Namespace) ->
     replies = [t for t in texts if isinstance(t, str)]
     rewards: RewardSet = instantiate(cfg.reward)
     try:
-        painted = asyncio.run(paint_all(replies, cfg, args.seed)) if replies else []
+        painted = asyncio.run(paint_all(replies, cfg, args.seed, rewards)) if replies else []
     except Exception as exc:  # the browser could not start: ours, not the sketches'
         failed = Canvas(Status.INFRA_ERROR, errors=[f"{type(exc).__name__}: {exc}"])
         painted = [failed] * len(replies)

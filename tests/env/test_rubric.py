@@ -106,6 +106,14 @@ def test_no_verdict_raising_components_normalising_and_group_components():
     assert RewardSetRubric(undecided_set)({}, ok) is None is undecided_set.score(ok).total
 
 
+def test_a_canvas_without_the_second_paper_its_set_reads_has_no_verdict_through_the_rubric():
+    rewards = RewardSet({"even": {"weight": 1.0, "fn": half}}, second_paper="#1e3a5f")
+    ok = Canvas(Status.OK)
+    assert RewardSetRubric(rewards)({}, ok) is None is rewards.score(ok).total
+    twinned = Canvas(Status.OK, twin=ok, twin_paper="#1e3a5f")
+    assert RewardSetRubric(rewards)({}, twinned) == 0.5 == rewards.score(twinned).total
+
+
 def test_a_component_named_like_a_container_attribute_is_refused():
     with pytest.raises(ValueError, match="threshold"):
         RewardSetRubric(RewardSet({"threshold": {"weight": 1.0, "fn": half}}, gate=["threshold"]))

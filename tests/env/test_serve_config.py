@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from PIL import Image
 
 from watercolor.config import compose_train
+from watercolor.env import manifest
 from watercolor.env.serve import make_app
 from watercolor.tasks.painting.prompts import SYSTEM_PROMPT, prompts
 
@@ -82,6 +83,25 @@ def test_flags_and_overrides_reach_the_renderer_and_the_gate(watercolour_reply):
     assert refused["status"] == "violation" and refused["violations"] == ["too_long"]
     assert painted["status"] == "ok", painted["errors"]
     assert png_width(painted) == round(compose_train().renderer.size * 0.25)
+
+
+@pytest.mark.browser
+def test_a_set_reading_a_second_paper_is_served_painting_it_as_the_manifest_declares(
+    watercolour_reply,
+):
+    """`--reward show_through` paints each passing reply over the set's second paper too, says
+    so at GET /task/episode, and the manifest's episode budget counts both renders (issue 52)."""
+    app, _ = make_app([*FLAGS, "--reward", "show_through"])
+    with TestClient(app) as client:
+        episode = client.get("/task/episode").json()
+        painted = step(client, watercolour_reply)
+    cfg = compose_train(["reward=show_through"])
+    rewards = manifest.instantiate(cfg.reward)
+    assert episode["second_paper"] == rewards.second_paper
+    assert painted["status"] == "ok" and painted["score"] is not None and painted["score"] > 0
+    declared = manifest.resources(cfg, rewards, turns=1)["episode_timeout_s"]
+    one = manifest.resources(compose_train(), manifest.instantiate(compose_train().reward), 1)
+    assert declared == 2 * one["episode_timeout_s"]  # two renders a step, as served
 
 
 HEAVY = ("openenv.core.env_server", "uvicorn", "fastapi", "gradio")

@@ -103,6 +103,12 @@ def test_no_single_paper_reads_opaque_and_a_failed_twin_is_no_verdict():
     assert not behaves_alike(threw) and show_through_factor(threw) == 0.0
 
 
+def test_a_painted_canvas_never_painted_over_a_second_paper_is_no_verdict_not_opaque():
+    alone = to_canvas(square(CREAM, 0.3))
+    assert alone.ok and paint_opacity(alone) is None and see_through(alone) is None
+    assert paint_opacity(pair(square(CREAM, 0.3), square(SECOND, 0.3))) < 1.0
+
+
 def test_hex_rgb():
     assert list(hex_rgb("#1e3a5f")) == [30, 58, 95]
     assert list(rgb("#1e3a5f") * 255) == pytest.approx([30, 58, 95])

@@ -93,6 +93,17 @@ def test_columns_reach_only_the_components_that_name_them():
     assert score.total == pytest.approx(0.6 + 0.6)
 
 
+def test_a_set_reading_a_second_paper_has_no_verdict_on_a_canvas_painted_over_one():
+    """Never the reading of an opaque canvas: no verdict, and the reason (issue 52)."""
+    rewards = RewardSet({"ran": {"weight": 1.0, "fn": ran}}, second_paper="#1e3a5f")
+    alone = rewards.score(OK)
+    assert alone.total is None and "second paper (#1e3a5f)" in alone.errors[-1]
+    twinned = Canvas(status=Status.OK, twin=OK, twin_paper="#1e3a5f")
+    assert rewards.score(twinned).total == 1.0 and not rewards.score(twinned).errors
+    assert rewards.score(THREW).total == 0.0  # a failed run needs no twin: scored as it is
+    assert rewards.missing_paper(OK) and build().missing_paper(OK) is None
+
+
 def test_gate_must_name_a_component():
     with pytest.raises(ValueError, match="clean_run"):
         build(gate=["clean_run"])

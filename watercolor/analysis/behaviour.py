@@ -29,6 +29,10 @@ other task's fills: an SVG fill is flat by construction, so it reads as a flat b
 read only where the canvas was also painted over a second paper (an evaluation that scores a set
 naming `second_paper`); NaN elsewhere.
 
+`coverage` is the share of the sheet a clean run painted, `lightness` its paint's mean OKLab
+lightness (0 black, 1 white): pale colour reads light, and only `paint_opacity` tells it from
+paint the paper shows through.
+
 `executed` is "ran and left paint": a clean run, or a sketch that painted and then threw (the
 renderer keeps what it painted, status `error`); `clean_run` (`watercolor.rewards.execution.
 clean_run`) is the clean runs alone. The painted-only measures read clean runs (status ok).
@@ -65,6 +69,8 @@ BEHAVIOURS: Mapping[str, str] = {
     "truncated_rate": "truncated",
     "flat_block_rate": "flat_block",
     "layering": "layering",
+    "coverage": "coverage",
+    "lightness": "lightness",
     "diversity": "diversity",
     "completion_tokens": "completion_tokens",
     "style/mean_alpha": "style/mean_alpha",
@@ -159,6 +165,22 @@ def painted_wash_load(canvas: Canvas) -> float:
     return _number(wash_load(v))
 
 
+def painted_share(canvas: Canvas) -> float:
+    """The share of the sheet a clean run painted (`View.coverage`); NaN when it did not run
+    cleanly."""
+    v = view(canvas) if canvas.ok else None
+    return NAN if v is None else v.coverage
+
+
+def paint_lightness(canvas: Canvas) -> float:
+    """The mean OKLab lightness (0 black, 1 white) of a clean run's paint: pale washes read
+    high, dark opaque blocks low; NaN when it did not run cleanly or left no paint."""
+    v = view(canvas) if canvas.ok else None
+    if v is None or not v.paint.any():
+        return NAN
+    return float(v.lab[..., 0][v.paint].mean())
+
+
 def executed(canvas: Canvas) -> bool:
     """The sketch ran and left paint on its sheet: a clean run (status ok), or one that threw
     after painting (status error, its pixels kept by the renderer). `clean_run` tells them apart."""
@@ -179,6 +201,8 @@ def behaviour_row(
         "clean_run": _number(clean_run(canvas)),
         "flat_block": flat_block(canvas),
         "layering": _number(translucent_layering(canvas)) if painted else NAN,
+        "coverage": painted_share(canvas),
+        "lightness": paint_lightness(canvas),
         "wash_load": painted_wash_load(canvas),
         "translucent_washes": _number(translucent_washes(canvas)) if painted else NAN,
         # matted opacity: only where the canvas was painted over a second paper too

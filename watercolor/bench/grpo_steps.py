@@ -18,7 +18,9 @@ every process of the job (trainer, Chromium, Playwright's node driver) and its p
 (advantages,
 reference log-probs, loss, backward, optimiser, with TRL's bookkeeping between them),
 after_update, logging (metrics, and each step's canvases, sketches and rollouts table, as a
-default run logs them), render (Chromium + driver + the trainer driving them), scoring.
+default run logs them), render (Chromium + driver + the trainer driving them), scoring, and
+the yardsticks (every job's common measures and cross-scores, their second-paper renders
+included), with `yardsticks_cpu_share`, their share of the step's CPU (goal <= 0.10).
 """
 
 from __future__ import annotations
@@ -98,6 +100,8 @@ def train_split(
         # CPU-seconds a step over every process of the job, by part
         # (watercolor/training/step_cpu.py)
         **{f"cpu_{part}": round(mean[f"step_cpu/{part}"], 2) for part in CPU_PARTS},
+        # the yardsticks' share of a step's CPU (watercolor/training/yardsticks.py; goal <= 0.10)
+        "yardsticks_cpu_share": round(mean["step_cpu/yardsticks_s"] / mean["step_cpu/total_s"], 3),
     }
 
 
@@ -138,7 +142,8 @@ def step_means(folder: str) -> dict[str, float]:
 # watercolor.training.step_cpu's parts of a step's CPU-seconds over the job's processes, and the
 # total.
 CPU_PARTS = ("total_s", "generation_s", "update_s", "after_update_s", "logging_s", "render_s",
-             "scoring_s", "other_s", "trainer_s", "chromium_s", "driver_s")  # fmt: skip
+             "scoring_s", "yardsticks_s", "other_s", "trainer_s", "chromium_s",
+             "driver_s")  # fmt: skip
 
 
 def later_steps(client, run_id: str, name: str) -> list[float]:

@@ -137,6 +137,8 @@ class RewardSetRubric(Rubric):
         weighted = self.weighted._finish_forward(action, observation, self.weighted.combine(values))
         if observation.infra_failure or gate is None or weighted is None:
             return None
+        if self.rewards.missing_paper(observation):  # no verdict, as the set's (never opaque)
+            return None
         overran = any(leaf.overran for leaf in self.leaves.values())
         return weighted if gate and not overran else 0.0
 

@@ -29,14 +29,14 @@ from typing import TYPE_CHECKING
 
 from hydra.errors import HydraException
 from hydra.utils import instantiate
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
 
 from watercolor import usage
 from watercolor.config import default_option, reward_set_names
 from watercolor.env import PORT
 from watercolor.render import options
 from watercolor.render.pool import RenderConfig
-from watercolor.tasks import build_task
+from watercolor.tasks import build_task, episode_config
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -52,10 +52,10 @@ def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int 
     every reward component can score (`RewardSet.check_setup`: `ComponentSetupError`) and
     `task.turns` is a whole number of steps, at least 1.
     """
-    task = build_task(cfg.task)
     renderer = local_renderer(cfg, workers)
     rewards = instantiate(cfg.reward)
     rewards.check_setup()  # a component that can score nothing: refused now, not at every step
+    task = build_task(cfg.task).painting_for(rewards)  # a second paper where the set reads one
     # OpenEnv's server stack (seconds) after the checks above
     from openenv.core.env_server.http_server import create_app
 
@@ -76,8 +76,8 @@ def build_app(cfg: DictConfig, *, workers: int | None = None, max_sessions: int 
         max_concurrent_envs=max_sessions,
         state_cls=CanvasState,
     )
-    # The episode every session runs (gate rules included), for RemoteRenderer to compare.
-    episode = OmegaConf.to_container(cfg.task.episode, resolve=True)
+    # The episode every session runs (gate rules, second paper), for RemoteRenderer to compare.
+    episode = episode_config(cfg.task, [rewards])
     app.get("/task/episode", summary="the task episode's config (gate rules) this server runs")(
         lambda: episode
     )

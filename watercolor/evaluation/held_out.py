@@ -26,7 +26,7 @@ from watercolor.evaluation.eval_settings import MLFLOW_RUN_ID, reward_names
 from watercolor.evaluation.revisions import evaluate_revisions
 from watercolor.evaluation.sampling import EvaluationSpec, save_canvases
 from watercolor.policy.builder import BUILD_INFO
-from watercolor.rewards.reward_set import RewardSet, second_paper
+from watercolor.rewards.reward_set import RewardSet
 from watercolor.tasks import build_task
 from watercolor.tracking import RUN_ID_FILE, flatten, mlflow_run, use_store
 
@@ -111,7 +111,7 @@ def evaluate_model(
     model, tokenizer = spec.load(model_path)
     replies = spec.generate(model, tokenizer, prompts, spec.samples)
     del model  # free its memory before Chromium starts
-    canvases = spec.paint(replies, second_paper(reward_sets.values()))
+    canvases = spec.paint(replies, reward_sets.values())
     table = pd.DataFrame(spec.rows(replies, canvases, reward_sets))
     if canvas_dir is not None:
         suffix = spec.task.suffix

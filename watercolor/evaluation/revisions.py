@@ -115,7 +115,7 @@ def evaluate_revisions(
     model, tokenizer = spec.load(model_path)
     task, samples = spec.task, spec.samples
     tries = spec.generate(model, tokenizer, prompts, 2 * samples)
-    canvases = spec.paint(tries)
+    canvases = spec.paint(tries, reward_sets.values())
     first = [s.sample < samples for s in tries]  # each prompt's first half: the drafts
     drafts = [s for s, d in zip(tries, first, strict=True) if d]
     second = [replace(s, sample=s.sample - samples) for s, d in zip(tries, first, strict=True)
@@ -136,7 +136,8 @@ def evaluate_revisions(
     rows = role_rows("draft", drafts, draft_canvases, reward_sets, spec, texts)
     rows += role_rows("second", second, second_canvases, reward_sets, spec)
     for role, replies in revised.items():
-        rows += role_rows(role, replies, spec.paint(replies), reward_sets, spec, conditions[role])
+        canvases = spec.paint(replies, reward_sets.values())
+        rows += role_rows(role, replies, canvases, reward_sets, spec, conditions[role])
     return pd.DataFrame(rows)
 
 

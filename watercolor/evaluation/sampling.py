@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 import torch
@@ -149,12 +148,12 @@ class EvaluationSpec:
             threads=self.threads, progress=self.progress, conversation=self.task.conversation,
         )  # fmt: skip
 
-    def paint(self, replies: Sequence[Sample], second_paper: str | None = None) -> list[Canvas]:
-        """Every reply through the task's episode once, in a fresh pool closed afterwards (and
-        over `second_paper` again when a reward set reads opacity: `RewardSet.second_paper`)."""
-        episode = self.task.episode
-        if second_paper is not None:
-            episode = partial(episode, second_paper=second_paper)
+    def paint(
+        self, replies: Sequence[Sample], reward_sets: Iterable[RewardSet] = ()
+    ) -> list[Canvas]:
+        """Every reply through the task's episode once, in a fresh pool closed afterwards,
+        painted as `reward_sets` read it (`Task.painting_for`: a second paper for opacity)."""
+        episode = self.task.painting_for(*reward_sets).episode
         renderer = LocalRenderer(self.render, episode, self.task.harness)
         return asyncio.run(
             paint_replies([s.reply for s in replies], renderer, self.seed, self.progress)

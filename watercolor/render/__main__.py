@@ -5,7 +5,9 @@
     python -m watercolor.render reply.md --set +task.episode.rules.allowed_brush_methods=null
 
 The renderer and the task's episode (its gate and checks) are the ones training uses
-(conf/train.yaml's `renderer` and `task`); flags and `--set` overrides change them.
+(conf/train.yaml's `renderer` and `task`), painting as the composed reward set reads it
+(`Task.painting_for`: `--set reward=show_through` paints a passing sketch over its second paper
+too, reported as `twin_status`); flags and `--set` overrides change them.
 
 With `--json` it prints exactly one JSON object on stdout (DESIGN.md §5): `status`, `errors`,
 `violations`, `timings` (`total_ms`, `draw_ms`, `load_ms`), `png` (the written path or null).
@@ -26,6 +28,7 @@ import time
 from pathlib import Path
 
 from hydra.errors import HydraException
+from hydra.utils import instantiate
 
 from watercolor import usage
 from watercolor.canvas import Canvas, Status
@@ -91,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         cfg = options.compose(args)
-        config, task = options.render_config(cfg), build_task(cfg.task)
+        config = options.render_config(cfg)
+        task = build_task(cfg.task).painting_for(instantiate(cfg.reward))
     except (HydraException, ValueError) as exc:  # a bad flag, override or number: usage
         print(f"error: {usage.message(exc)}", file=sys.stderr)
         return 2

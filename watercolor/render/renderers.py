@@ -35,10 +35,12 @@ class LocalRenderer:
         self._starting: asyncio.Lock | None = None
 
     async def __call__(self, reply: str, seed: int = 0) -> Canvas:
-        pool = await self._started()
+        pool = await self.started()
         return await self.episode(pool, reply, seed=seed)
 
-    async def _started(self) -> RenderPool:
+    async def started(self) -> RenderPool:
+        """Its pool, started on the calling loop if it was not yet (what `__call__` paints in;
+        `watercolor.training.yardsticks` paints a canvas's twin there)."""
         if self._starting is None:
             self._starting = asyncio.Lock()
         async with self._starting:

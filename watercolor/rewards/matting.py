@@ -101,8 +101,11 @@ def visible_paint(canvas: Canvas) -> np.ndarray | None:
 def paint_opacity(canvas: Canvas) -> float | None:
     """[0, 1]: the visible paint's mean opacity by matting (1 - paper share); 1 when the canvas
     cannot be matted (no single paper, or the twin failed: a sketch that does not paint the same
-    picture on the two papers); None when a render failed on our side."""
+    picture on the two papers); None when a render failed on our side, or a painted canvas was
+    never painted over a second paper (nothing to read: no verdict, not opaque)."""
     if canvas.infra_failure or (canvas.twin is not None and canvas.twin.infra_failure):
+        return None
+    if canvas.ok and canvas.twin_paper is None:
         return None
     share, paint = paper_share(canvas), visible_paint(canvas)
     if share is None or paint is None or not paint.any():

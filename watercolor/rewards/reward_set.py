@@ -217,6 +217,20 @@ class RewardSet:
     def weights(self) -> dict[str, float]:
         return {n: c.weight for n, c in {**self.components, **self.group_components}.items()}
 
+    def missing_paper(self, canvas: Canvas) -> str | None:
+        """Why this set cannot judge a painted `canvas`: it reads opacity from a second paper
+        (`second_paper`) the canvas was not painted over (an episode not built for the set:
+        `watercolor.tasks.Task.painting_for`); None when nothing is missing. Such a canvas has
+        no verdict, never the reading of an opaque one."""
+        if self.second_paper is None or not canvas.ok or canvas.twin_paper == self.second_paper:
+            return None
+        painted = f"over {canvas.twin_paper}" if canvas.twin_paper else "over one paper only"
+        return (
+            f"this reward set reads opacity from a second paper ({self.second_paper}) and the "
+            f"canvas was painted {painted}: no verdict (paint it with the task's episode for this "
+            "set, Task.painting_for)"
+        )
+
     def score(self, canvas: Canvas, **columns) -> Score:
         """Score one canvas (group components are not applied; see `score_batch`)."""
         values, errors, overran = {}, [], False
@@ -228,6 +242,8 @@ class RewardSet:
         score = self._total(canvas, values)
         if overran and score.total is not None:
             score = replace(score, total=0.0)  # the reply made its scoring overrun: its failure
+        if missing := self.missing_paper(canvas):
+            score, errors = replace(score, total=None), [*errors, missing]
         return replace(score, errors=tuple(errors)) if errors else score
 
     def _total(self, canvas: Canvas, values: dict[str, float | None]) -> Score:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import logging
 import statistics
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -41,8 +42,11 @@ from typing import TYPE_CHECKING
 from watercolor.canvas import Canvas, Status
 from watercolor.rewards.reward_set import RewardSet, Score
 
-if TYPE_CHECKING:  # training.step_cpu imports transformers; scoring alone does not need it
+if TYPE_CHECKING:  # training imports transformers; scoring alone does not need it
     from watercolor.training.step_cpu import RewardsCpu
+    from watercolor.training.yardsticks import Yardsticks
+
+log = logging.getLogger(__name__)
 
 Renderer = Callable[[str, int], Awaitable[Canvas]]  # (reply, seed) -> Canvas
 # Every metric the scorer logs through TRL (`batch_metrics`, `prefetched`, `generation_s`).
@@ -60,6 +64,7 @@ class Rollouts:
     scores: list[Score]
     weights: dict[str, float] = field(default_factory=dict)
     wall_s: float = 0.0  # painting + scoring the whole batch, as the trainer waited for it
+    yardsticks: dict[str, float] = field(default_factory=dict)  # behaviour/*, crossreward/*
 
     def value(self, name: str, i: int) -> float | None:
         """Component `name` of completion `i` as TRL sees it (gated; None = no verdict)."""
@@ -95,8 +100,10 @@ class RolloutScorer:
         seed: int = 0,
         on_batch: Callable[[Rollouts], None] | None = None,
         cpu: RewardsCpu | None = None,
+        yardsticks: Yardsticks | None = None,
     ) -> None:
         self.reward_set, self.renderer = reward_set, renderer
+        self.yardsticks = yardsticks  # measures each scored batch (None: not measured)
         self.cpu = cpu  # marks the rewards call's CPU for training.step_cpu (None: not read)
         self.num_generations, self.seed, self.on_batch = num_generations, seed, on_batch
         self._batches: dict[tuple, asyncio.Task] = {}
@@ -210,6 +217,7 @@ class RolloutScorer:
             wall_s=time.perf_counter() - started,
         )  # fmt: skip
         self._codes |= {code for c in canvases for code in c.violations}
+        rollouts.yardsticks = await self._measure(rollouts)
         if log_metric := kwargs.get("log_metric"):
             metrics = batch_metrics(rollouts, self._codes) | {"prefetched": ahead}
             if self._generation_s is not None:
@@ -219,12 +227,26 @@ class RolloutScorer:
                 metrics |= counters()
             for name, value in metrics.items():
                 log_metric(f"{ROLLOUT_PREFIX}{name}", value)
+            for name, value in rollouts.yardsticks.items():
+                log_metric(name, value)
         self._generation_s = None
         if self.on_batch is not None:
             self.on_batch(rollouts)
         if self.cpu:
             self.cpu.end()
         return rollouts
+
+    async def _measure(self, rollouts: Rollouts) -> dict[str, float]:
+        """The batch's yardsticks ({} without any); one that fails is logged, never the
+        batch's failure: its rewards stand."""
+        if self.yardsticks is None:
+            return {}
+        try:
+            with self.cpu.yardsticks_window() if self.cpu else contextlib.nullcontext():
+                return await self.yardsticks.measure(rollouts)
+        except Exception:
+            log.exception("the yardsticks of step %d failed (its rewards stand)", rollouts.step)
+            return {}
 
 
 def draft_metrics(drafts: Sequence[float | None] | None, scores: list[Score]) -> dict[str, float]:

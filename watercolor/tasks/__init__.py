@@ -15,16 +15,19 @@ framework's own modules import this module, never a task's package.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import dataclasses
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hydra.utils import instantiate
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 
 from watercolor.canvas import Canvas, Status
 from watercolor.config import CONF_DIR, compose_train
+from watercolor.rewards.reward_set import RewardSet, second_paper
 from watercolor.tasks.episode import fenced_blocks
 
 if TYPE_CHECKING:  # the analysis imports tasks without the renderer's Playwright
@@ -76,6 +79,16 @@ class Task:
     audit: Callable[..., AuditTable] | None = None
     audited_reward: str | None = None
 
+    def painting_for(self, *reward_sets: RewardSet) -> Task:
+        """This task with its episode painting each reply as `reward_sets` read it: again over
+        the second paper a set names (`RewardSet.second_paper`), for opacity by matting. The one
+        way training, evaluation, the audit, `score`, `render`, the environment server and the
+        yardsticks paint for a set (`episode_config` is its config form)."""
+        paper = second_paper(reward_sets)
+        if paper is None:
+            return self
+        return dataclasses.replace(self, episode=partial(self.episode, second_paper=paper))
+
     def prompts(self, split: str) -> Sequence[str]:
         """The `train` or `heldout` prompts."""
         if split not in ("train", "heldout"):
@@ -92,6 +105,14 @@ def build_task(config: DictConfig) -> Task:
             "give it `_target_: watercolor.tasks.Task` (conf/task/painting.yaml)"
         )
     return task
+
+
+def episode_config(task: DictConfig, reward_sets: Iterable[RewardSet]) -> dict:
+    """A task config's `episode` (plain values) as `Task.painting_for` runs it for `reward_sets`:
+    what a remote renderer and the environment server compare (`GET /task/episode`)."""
+    episode = OmegaConf.to_container(task.episode, resolve=True)
+    paper = second_paper(reward_sets)
+    return episode if paper is None else {**episode, "second_paper": paper}
 
 
 def other_task(path: str | Path, reply: str, canvas: Canvas, task: str) -> str | None:

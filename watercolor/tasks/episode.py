@@ -86,10 +86,17 @@ async def gated_render(
             violations=[v.code for v in found],
             errors=[*canvas.errors, *(v.message for v in found)],
         )
+    canvas = replace(canvas, sketch=code, reply=reply)
     if canvas.ok and second_paper is not None:
-        twin = await pool.render(code, seed=seed, paper=second_paper)
-        canvas = replace(canvas, twin=twin, twin_paper=second_paper)
-    return replace(canvas, sketch=code, reply=reply)
+        canvas = await with_twin(pool, canvas, second_paper, seed)
+    return canvas
+
+
+async def with_twin(pool: RenderPool, canvas: Canvas, paper: str, seed: int) -> Canvas:
+    """`canvas` (a clean run of its `sketch`) with its twin: the same code painted again with
+    `seed` over `paper` instead of the paper it asked for (`Canvas.twin`)."""
+    twin = await pool.render(canvas.sketch, seed=seed, paper=paper)
+    return replace(canvas, twin=twin, twin_paper=paper)
 
 
 def without_thinking(text: str) -> str:

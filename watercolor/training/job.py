@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from watercolor.render.pool import RenderConfig
 from watercolor.render.renderers import LocalRenderer
 from watercolor.rewards.reward_set import RewardSet
 from watercolor.rewards.trl_adapter import Renderer, RolloutScorer
-from watercolor.tasks import Task
+from watercolor.tasks import Task, episode_config
 from watercolor.training.mlflow_callback import RolloutLogger
 from watercolor.training.revision import RevisionRollout
 from watercolor.training.rollout import GenerationClock, OverlappedRollout
@@ -35,6 +36,7 @@ from watercolor.training.step_cpu import RewardsCpu, StepCpu
 from watercolor.training.step_gpu import StepGpu
 from watercolor.training.study import check_weights, job_sweep_dir, study_id
 from watercolor.training.tool_env import SubmitEpisodes, load_processor
+from watercolor.training.yardsticks import build_yardsticks
 
 
 def build_dataset(task: Task, split: str = "train") -> Dataset:
@@ -51,19 +53,14 @@ def build_policy(model: DictConfig):
 
 
 def build_renderer(
-    config: DictConfig, task: DictConfig, second_paper: str | None = None
+    config: DictConfig, task: DictConfig, rewards: Sequence[RewardSet] = ()
 ) -> Renderer:
     """A local warm Chromium pool of the task's harness running its episode (`task` is the
     task's config; `config` the renderer's, a RenderConfig), or a remote renderer as `config`
-    gives it, told the episode its servers must run (`RemoteRenderer`). `second_paper`: the
-    reward set's (`RewardSet.second_paper`), bound into the episode so each passing reply is
-    painted twice."""
+    gives it, told the episode its servers must run (`RemoteRenderer`). The episode paints as
+    `rewards` read it (`watercolor.tasks.episode_config`: a second paper for opacity)."""
     built = instantiate(config)
-    episode = task.episode
-    if second_paper is not None:
-        episode = OmegaConf.merge(
-            OmegaConf.create(OmegaConf.to_container(episode)), {"second_paper": second_paper}
-        )
+    episode = episode_config(task, rewards)
     if isinstance(built, RenderConfig):
         return LocalRenderer(built, instantiate(episode), instantiate(task.harness))
     # OpenEnv's client (and the server and gradio its package imports) only for renderer=remote:
@@ -71,7 +68,7 @@ def build_renderer(
     from watercolor.env.client import RemoteRenderer
 
     if isinstance(built, RemoteRenderer):
-        built.episode = OmegaConf.to_container(episode, resolve=True)
+        built.episode = episode
     return built
 
 
@@ -170,10 +167,13 @@ def build_inputs(cfg: DictConfig, task: Task, tokenizer, rewards: RewardSet) -> 
     way the group is generated: TRL itself, revision episodes or overlap_rendering (hf sampler
     only), or, for models that take images revising, TRL's tool loop (the environment owns the
     reward)."""
-    renderer = build_renderer(cfg.renderer, cfg.task, rewards.second_paper)
+    renderer = build_renderer(cfg.renderer, cfg.task, [rewards])
     logger = RolloutLogger(every=cfg.tracking.log_canvases_every, suffix=task.suffix)
     trainer_kwargs = OmegaConf.to_container(cfg.trainer, resolve=True)
     rewards_cpu = RewardsCpu() if cfg.tracking.cpu_split else None
+    yardsticks = build_yardsticks(
+        instantiate(cfg.yardsticks), task, rewards, renderer, own=own_reward(), seed=cfg.seed
+    )
     scorer = RolloutScorer(
         rewards,
         renderer,
@@ -181,6 +181,7 @@ def build_inputs(cfg: DictConfig, task: Task, tokenizer, rewards: RewardSet) -> 
         seed=cfg.seed,
         on_batch=logger.record,
         cpu=rewards_cpu,
+        yardsticks=yardsticks,
     )
     callbacks = step_callbacks(logger, scorer, rewards_cpu)
     reward_funcs, reward_weights = scorer.reward_functions()
@@ -191,6 +192,13 @@ def build_inputs(cfg: DictConfig, task: Task, tokenizer, rewards: RewardSet) -> 
         trainer_kwargs.setdefault("max_tool_calling_iterations", task.turns)  # then no more
     return Inputs(tokenizer, renderer, scorer, callbacks, reward_funcs, reward_weights, rollout,
                   episodes, trainer_kwargs)  # fmt: skip
+
+
+def own_reward() -> str | None:
+    """The run's reward set's name (its `reward` group option); None outside a Hydra job."""
+    if not HydraConfig.initialized():
+        return None
+    return HydraConfig.get().runtime.choices.get("reward")
 
 
 def grpo_args(cfg: DictConfig, inputs: Inputs, run_dir: Path) -> GRPOConfig:

@@ -14,7 +14,14 @@ from __future__ import annotations
 
 from omegaconf import DictConfig
 
-from watercolor.config import SHARED_AMOUNTS, SHARED_COUNTS, check_numbers, check_reward_task
+from watercolor.config import (
+    SHARED_AMOUNTS,
+    SHARED_COUNTS,
+    check_numbers,
+    check_reward_task,
+    compose_train,
+    reward_set_names,
+)
 
 # Whole numbers -> (the least that can work, why where it is not plain); null or absent: skipped.
 COUNTS = {
@@ -31,6 +38,7 @@ COUNTS = {
     "trainer.max_completion_length": (1, "the longest reply, in tokens"),
     "tracking.log_canvases_every": (0, "0: never"),
     "study.max_jobs": (0, "0: no job, the untrained evaluation only; null: every job not yet done"),
+    "yardsticks.second_paper_every": (0, "0: never"),
     **SHARED_COUNTS,
 }
 # Numbers that must be > 0 -> why, where it is not plain.
@@ -79,6 +87,18 @@ def check_settings(cfg: DictConfig, reward: str | None = None) -> None:
         )
     if turns > 1 and cfg.model.get("takes_images", False):
         refuse_group_components(cfg.reward.get("group_components") or {})
+    check_cross_rewards(cfg.get("yardsticks", {}).get("cross_rewards") or [], cfg.task.name)
+
+
+def check_cross_rewards(names, task: str) -> None:
+    """Raise unless every set `yardsticks.cross_rewards` names is one of conf/reward/, made for
+    the task."""
+    for name in names:
+        if name not in (known := reward_set_names()):
+            raise ValueError(
+                f"yardsticks.cross_rewards names {name!r}, not a reward set; choose from {known}"
+            )
+        check_reward_task(name, compose_train([f"reward={name}"]).reward.get("task"), task)
 
 
 def refuse_group_components(names) -> None:

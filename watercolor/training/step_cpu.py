@@ -7,6 +7,8 @@
     #   step_cpu/render_s      Chromium and Playwright's driver, plus the trainer's share of the
     #                     rewards call that is not scoring (it drives the browser)
     #   step_cpu/scoring_s     the reward set's scoring thread (exact: that thread's own clock)
+    #   step_cpu/yardsticks_s  the job's whole CPU while the yardsticks measured the batch
+    #                     (watercolor.training.yardsticks: their twin renders included)
     #   step_cpu/update_s      the trainer from the rewards' return to the optimiser's step:
     #                     advantages, reference log-probs, loss, backward, optimiser
     #   step_cpu/after_update_s  the optimiser's step to the step's end (scheduler, zeroing grads)
@@ -89,9 +91,10 @@ class RewardsCpu:
     def __init__(self) -> None:
         self.started = self.ended = None
         self.scoring = 0.0
+        self.yardsticks: dict[str, float] = {}  # the job's CPU by process class while measuring
 
     def start(self) -> None:
-        self.started, self.ended, self.scoring = process_cpu(), None, 0.0
+        self.started, self.ended, self.scoring, self.yardsticks = process_cpu(), None, 0.0, {}
 
     def end(self) -> None:
         self.ended = process_cpu()
@@ -104,6 +107,19 @@ class RewardsCpu:
             yield
         finally:
             self.scoring += time.thread_time() - before
+
+    @contextlib.contextmanager
+    def yardsticks_window(self):
+        """Counts the job's whole process tree while inside as the yardsticks' (their twin
+        renders in Chromium, their measuring in the trainer): the trainer waits for the rewards
+        call meanwhile, and every render of the batch has returned."""
+        before = tree_cpu()
+        try:
+            yield
+        finally:
+            after = tree_cpu()
+            for name, value in before.items():
+                self.yardsticks[name] = self.yardsticks.get(name, 0.0) + after[name] - value
 
 
 class StepCpu(TrainerCallback):
@@ -159,11 +175,15 @@ def split(
     # The trainer's share of the rewards call that is not scoring drives the browser. os.times()
     # ticks in 10 ms steps and the scoring thread's clock does not, so the difference can come
     # out a tick below zero when the trainer barely drove the browser: it is then 0.
-    driving = max(0.0, ended - started - rewards.scoring)
+    measuring = dict.fromkeys(by_process, 0.0) | rewards.yardsticks
+    driving = max(0.0, ended - started - rewards.scoring - measuring["trainer"])
+    rendering = by_process["chromium"] + by_process["driver"]
+    yardstick_renders = measuring["chromium"] + measuring["driver"]
     parts = {
         "generation_s": started - marks["begin"],
-        "render_s": by_process["chromium"] + by_process["driver"] + driving,
+        "render_s": rendering - yardstick_renders + driving,
         "scoring_s": rewards.scoring,
+        "yardsticks_s": sum(measuring.values()),
         "update_s": optimised - ended,
         "after_update_s": end - optimised,
         "logging_s": marks["next"] - end,
@@ -171,7 +191,7 @@ def split(
     }
     total = sum(by_process.values())
     rewards.started = rewards.ended = None
-    rewards.scoring = 0.0
+    rewards.scoring, rewards.yardsticks = 0.0, {}
     return (
         {"total_s": total}
         | {k: max(0.0, v) for k, v in parts.items()}
