@@ -59,6 +59,9 @@ def test_a_quick_run_paints(sweep):
                     for a in client.list_artifacts(run.info.run_id, step.path)
                     if re.fullmatch(r".*/canvas_\d+\.png", a.path)]  # fmt: skip
         assert canvases, f"{run.info.run_name}: no canvas logged"
+        for name in [f"crossreward/{other}" for other in REWARD_SETS] + ["behaviour/layering"]:
+            # common rulers: every job's rollouts under every set, at every step
+            assert len(client.get_metric_history(run.info.run_id, name)) == 2, name
 
 
 def test_the_sweep_ends_in_its_comparison_with_the_side_by_side_link(sweep):

@@ -67,13 +67,20 @@ def test_smoke_run_trains_and_logs_everything(tmp_path):
     for step in range(1, 4):
         cpu = {k.removeprefix("step_cpu/"): m.value for k in metrics if k.startswith("step_cpu/")
                for m in client.get_metric_history(run_id, k) if m.step == step}  # fmt: skip
-        parts = ("generation_s", "render_s", "scoring_s", "update_s", "after_update_s",
-                 "logging_s", "other_s")  # fmt: skip
+        parts = ("generation_s", "render_s", "scoring_s", "yardsticks_s", "update_s",
+                 "after_update_s", "logging_s", "other_s")  # fmt: skip
         assert sum(cpu[p] for p in parts) == pytest.approx(cpu["total_s"], abs=0.1), cpu
         assert min(cpu["generation_s"], cpu["update_s"], cpu["scoring_s"]) > 0, cpu
-        assert cpu["render_s"] >= cpu["chromium_s"], cpu
+        assert cpu["render_s"] + cpu["yardsticks_s"] >= cpu["chromium_s"], cpu
         steps.append(cpu)
     assert sum(cpu["chromium_s"] for cpu in steps) > 0, steps
+    # The yardsticks at every step (watercolor/training/yardsticks.py): every run's common rulers.
+    for name in ("behaviour/execution_rate", "crossreward/coarse", "crossreward/fine_grained",
+                 "crossreward/gate/gated"):  # fmt: skip
+        assert len(client.get_metric_history(run_id, name)) == 3, name
+    own = client.get_metric_history(run_id, "crossreward/fine_grained")
+    total = client.get_metric_history(run_id, "reward/total")
+    assert [m.value for m in own] == pytest.approx([m.value for m in total])  # its own reward
     assert run.data.tags["reward"] == "fine_grained" and "debug=smoke" in run.data.tags["overrides"]
     assert run.data.params["trainer.num_generations"] == "4"
     assert len(client.get_metric_history(run.info.run_id, "reward/total")) == 3

@@ -58,3 +58,24 @@ def test_the_defaults_and_a_ratio_of_steps_pass():
     training.check_settings(compose_train(), "fine_grained")
     training.check_settings(compose_train(["trainer.save_steps=0.25"]), "fine_grained")
     evaluation.check_settings(compose_config("evaluate"))
+
+
+def test_the_yardsticks_sets_must_be_the_task_s_and_known():
+    with pytest.raises(ValueError, match="'nope', not a reward set"):
+        training.check_settings(compose_train(["yardsticks.cross_rewards=[nope]"]), "fine_grained")
+    with pytest.raises(ValueError, match="scores the 'svg' task"):
+        training.check_settings(
+            compose_train(["yardsticks.cross_rewards=[svg_fine]"]), "fine_grained"
+        )
+    training.check_settings(compose_train(["yardsticks.cross_rewards=[coarse]"]), "fine_grained")
+
+
+def test_a_set_reading_a_second_paper_is_refused_over_a_remote_renderer():
+    # the remote renderer sends back no twin: every painted reply would have no verdict
+    with pytest.raises(ValueError, match="renderer=local"):
+        training.check_settings(
+            compose_train(["reward=show_through", "renderer=remote"]), "show_through"
+        )
+    training.check_settings(
+        compose_train(["reward=fine_grained", "renderer=remote"]), "fine_grained"
+    )

@@ -88,6 +88,13 @@ def check_settings(cfg: DictConfig, reward: str | None = None) -> None:
     if turns > 1 and cfg.model.get("takes_images", False):
         refuse_group_components(cfg.reward.get("group_components") or {})
     check_cross_rewards(cfg.get("yardsticks", {}).get("cross_rewards") or [], cfg.task.name)
+    remote = cfg.renderer.get("_target_", "").endswith("RemoteRenderer")
+    if cfg.reward.get("second_paper") and remote:
+        raise ValueError(
+            f"reward set {reward!r} reads opacity from a second render over another paper, and "
+            "a remote renderer sends back the canvas without it (every painted reply would have "
+            "no verdict): train it with renderer=local"
+        )
 
 
 def check_cross_rewards(names, task: str) -> None:
