@@ -111,7 +111,10 @@ def test_evaluation_samples_and_scores_as_before(baseline, tmp_path):
 
 def test_a_training_step_samples_and_scores_as_before(baseline, tmp_path):
     before, after = training(baseline, tmp_path / "before"), training(ROOT, tmp_path / "after")
-    components = [c for c in before.columns if c.startswith("c.")]
+    # BASELINE named a component's column `c.<name>`, which the MLflow UI showed empty; now `c/`
+    before = before.rename(columns=lambda c: f"c/{c[2:]}" if c.startswith("c.") else c)
+    components = [c for c in before.columns if c.startswith("c/")]
+    assert components and set(components) <= set(after.columns)
     assert_same(before, after, ["step", "prompt", "reply", "status", "violations"],
                 ["reward", *components])  # fmt: skip
 

@@ -9,6 +9,7 @@ and the real conf/train.yaml.
 
 import datetime
 import os
+import re
 import subprocess
 import sys
 
@@ -18,8 +19,17 @@ from hydra import compose, initialize_config_dir
 from hydra.core.utils import setup_globals
 from omegaconf import OmegaConf
 
+from watercolor import tracking
 from watercolor.config import CONF_DIR
-from watercolor.tracking import RUN_ID_FILE, mlflow_run, tracking_uri, ui_links, use_store
+from watercolor.tracking import (
+    RUN_ID_FILE,
+    SAVED_VIEW_PREFIX,
+    mlflow_run,
+    tracking_uri,
+    ui_links,
+    use_store,
+    view_state,
+)
 
 
 @pytest.fixture
@@ -62,9 +72,52 @@ def test_a_finished_run_says_how_to_open_it_in_the_ui(client, tmp_path, capsys):
     links = ui_links(client.tracking_uri, run.info.experiment_id, run.info.run_id)
     assert f"mlflow ui --backend-store-uri {client.tracking_uri}" in said
     assert links["charts"] in said and links["runs"] in said
+    assert links["charts"] == links["run"]  # not a training run: no view of its own, its page
     assert links["runs"].endswith("?workflowType=machine_learning")  # the training mode
     served = ui_links("http://tracking.example:8080/", "3", "abc")  # a tracking server: its own
     assert served["charts"] == "http://tracking.example:8080/#/experiments/3/runs/abc/model-metrics"
+
+
+def training_job(client, run_dir, metrics: dict[str, float], **options):
+    """A job that logs `metrics` at step 1 (a training run logs `reward/total`)."""
+    with job(client, run_dir, **options) as run:
+        mlflow.log_metrics(metrics, step=1)
+    return run
+
+
+def test_a_training_runs_charts_link_opens_its_view_reward_total_and_yardsticks_first(
+    client, tmp_path, capsys
+):
+    # The run page orders its charts by name alone (tracking.save_run_view says why): a view.
+    metrics = {"reward/total": 0.4, "reward/coverage": 0.5, "reward/gate_pass": 1.0,
+               "crossreward/show_through": 0.2, "crossreward/coarse": 0.3,
+               "behaviour/flat_block_rate": 0.1, "rollouts/execution_rate": 1.0}  # fmt: skip
+    with job(client, tmp_path / "job") as run:
+        mlflow.log_params({"task.audited_reward": "show_through"})
+        mlflow.log_metrics(metrics, step=1)
+    said = capsys.readouterr().out
+    (key,) = re.findall(r"viewStateShareKey=(watercolor-run-\w+)", said)
+    links = ui_links(client.tracking_uri, run.info.experiment_id, run.info.run_id, key)
+    assert f"its charts, reward/total and the yardsticks first: {links['charts']}" in said
+    assert f"its page: {links['run']}" in said and links["runs"] in said
+    saved = client.get_experiment(run.info.experiment_id).tags[f"{SAVED_VIEW_PREFIX}{key}"]
+    view = view_state(saved)
+    assert run.info.run_id in view["searchFilter"] and view["isAccordionReordered"] is True
+    assert [c["metricKey"] for c in view["compareRunCharts"]] == [
+        "reward/total", "crossreward/show_through", "crossreward/coarse",
+        "behaviour/flat_block_rate", "reward/coverage", "reward/gate_pass"]  # fmt: skip
+    assert [s["name"] for s in view["compareRunSections"]][:4] == [
+        "reward", "crossreward", "behaviour", "reward components"]  # fmt: skip
+
+
+def test_an_experiment_keeps_only_its_newest_run_views(client, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(tracking, "RUN_VIEWS_KEPT", 2)
+    runs = [training_job(client, tmp_path / f"job{n}", {"reward/total": 0.1}) for n in range(3)]
+    tags = client.get_experiment(runs[0].info.experiment_id).tags
+    views = [k for k in tags if k.startswith(f"{SAVED_VIEW_PREFIX}{tracking.RUN_VIEW_PREFIX}")]
+    assert len(views) == 2  # the UI saves no more views in an experiment holding 40
+    kept = " ".join(view_state(tags[k])["searchFilter"] for k in views)
+    assert runs[0].info.run_id not in kept and runs[2].info.run_id in kept
 
 
 def test_a_live_run_is_resumed_when_asked_and_a_finished_one_as_before(client, tmp_path):

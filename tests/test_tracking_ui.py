@@ -1,6 +1,7 @@
 """What a person sees of a training run in MLflow (issue 11 item 7): the run is named by reward
 set, seed and time, and each logged step's rollouts are an MLflow table whose canvas column holds
-images. Real MLflow (sqlite store); tests/test_mlflow_ui.py opens the UI in Chromium."""
+images, beside the reply, reward, status and each component (issue 52 item 7). Real MLflow
+(sqlite store); tests/test_mlflow_ui.py opens the UI in Chromium."""
 
 import datetime
 import io
@@ -47,11 +48,14 @@ def test_each_steps_rollouts_are_a_table_with_canvas_images(client, tmp_path):
     table = json.loads(Path(local).read_text())
     columns = table["columns"]
     rows = [dict(zip(columns, row, strict=True)) for row in table["data"]]
-    assert columns[:6] == ["step", "index", "canvas", "reward", "status", "violations"]
-    assert {"c.gate_pass", "c.coverage", "prompt", "reply", "errors"} <= set(columns)
+    # As a person reads it (issue 52 item 7): canvas, reply, reward, status, then every component
+    # as a number, then the rest; no column name with a dot (the UI's table shows those empty).
+    assert columns == ["canvas", "reply", "reward", "status", "c/gate_pass", "c/coverage", "step",
+                       "index", "violations", "errors", "prompt", "completion_chars"]  # fmt: skip
+    assert not any("." in column for column in columns)
     assert [(r["step"], r["index"]) for r in rows] == [(s, i) for s in (1, 2) for i in range(4)]
     painted, refused = rows[4], rows[7]
-    assert painted["reply"] == "```js\n// reply 0 at step 2\n```" and painted["c.coverage"] == 0.5
+    assert painted["reply"] == "```js\n// reply 0 at step 2\n```" and painted["c/coverage"] == 0.5
     assert refused["status"] == "violation" and refused["violations"] == "no_setup"
     for row, colour in ((painted, (60, 120, 200)), (refused, (128, 128, 128))):
         assert row["canvas"]["type"] == "image"  # what the UI draws as a picture

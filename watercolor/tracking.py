@@ -39,6 +39,7 @@ Why not transformers' `MLflowCallback`: see `watercolor.training.mlflow_callback
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import datetime
 import hashlib
@@ -47,9 +48,11 @@ import json
 import math
 import os
 import re
+import sys
 import tempfile
 import urllib.parse
-from collections.abc import Iterator, Mapping, Sequence
+import zlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -207,23 +210,23 @@ def mlflow_run(
             mlflow.log_params({k: _param(v) for k, v in params.items()})
         mlflow.set_tags(dict(tags))
         yield run
-    print(ui_hint(uri, exp, run.info.run_id), flush=True)
+    print(ui_hint(uri, exp, run.info.run_id, run_view(uri, run.info.run_id)), flush=True)
 
 
 UI_ADDRESS = "http://127.0.0.1:5000"  # where `mlflow ui` serves by default
 
 
-def ui_links(uri: str, experiment_id: str, run_id: str) -> dict[str, str]:
-    """Where a person looks at a training run in the MLflow UI: `charts` (the run's metric
-    charts, reward first) and `runs` (the experiment's runs, in the UI's training mode, which
+def ui_links(uri: str, experiment_id: str, run_id: str, view: str | None = None) -> dict[str, str]:
+    """Where a person looks at a training run in the MLflow UI: `charts` (its charts, in the run's
+    saved `view` when it has one: `save_run_view`), `run` (the run's own page, its charts in
+    sections sorted by name) and `runs` (the experiment's runs, in the UI's training view, which
     3.17 opens only when the URL asks: see the module's docstring). An http(s) tracking URI is
     its server's own address; a local store's is `mlflow ui`'s default."""
     base = uri.rstrip("/") if uri.startswith(("http://", "https://")) else UI_ADDRESS
     experiment = f"{base}/#/experiments/{experiment_id}"
-    return {
-        "charts": f"{experiment}/runs/{run_id}/model-metrics",
-        "runs": f"{experiment}?workflowType=machine_learning",
-    }
+    run = f"{experiment}/runs/{run_id}/model-metrics"
+    charts = side_by_side_link(uri, experiment_id, [run_id], view) if view else run
+    return {"charts": charts, "run": run, "runs": f"{experiment}?workflowType=machine_learning"}
 
 
 def side_by_side_link(
@@ -247,46 +250,160 @@ def side_by_side_link(
     return f"{base}/#/experiments/{experiment_id}/runs?{query_string}"
 
 
-def save_side_by_side_view(uri: str, runs: Sequence[Run]) -> str:
-    """Save `side_by_side_view(runs)` in their experiment, where the UI's "Views" menu lists it;
-    returns its key, the same for the same runs (comparing them again updates their view)."""
+def save_side_by_side_view(uri: str, runs: Sequence[Run], note: str = "") -> str:
+    """Save `side_by_side_view(runs)` in their experiment, where the UI's "Views" menu lists it
+    (named with `note`, e.g. which jobs are identical); returns its key, the same for the same
+    runs (comparing them again updates their view)."""
     ids = sorted(run.info.run_id for run in runs)
     key = "watercolor-" + hashlib.sha1(",".join(ids).encode()).hexdigest()[:16]
-    now = datetime.datetime.now()
-    saved = json.dumps({
-        "name": f"side by side {now:%m-%d %H:%M}",
-        "createdAt": int(now.timestamp() * 1000), "updatedAt": int(now.timestamp() * 1000),
-        "state": json.dumps(side_by_side_view(runs)),
-    })  # fmt: skip
-    experiment = runs[0].info.experiment_id
-    mlflow.MlflowClient(uri).set_experiment_tag(experiment, f"{SAVED_VIEW_PREFIX}{key}", saved)
+    name = f"side by side {datetime.datetime.now():%m-%d %H:%M}" + (f": {note}" if note else "")
+    return _save_view(uri, runs[0].info.experiment_id, key, name, side_by_side_view(runs))
+
+
+RUN_VIEW_PREFIX = "watercolor-run-"  # the key of a training run's own view (`save_run_view`)
+RUN_VIEWS_KEPT = 10  # an experiment keeps the newest this many (the UI saves at most 40 views)
+
+
+def run_view(uri: str, run_id: str) -> str | None:
+    """The key of the run's own saved view (`save_run_view`) if it is a training run (it logged
+    `reward/total`) and the store took it; else None, and its charts link is its page."""
+    client = mlflow.MlflowClient(uri)
+    try:
+        run = client.get_run(run_id)
+        return save_run_view(uri, run) if "reward/total" in run.data.metrics else None
+    except mlflow.MlflowException as error:
+        print(f"the run's charts view could not be saved: {error}", file=sys.stderr)
+        return None
+
+
+def save_run_view(uri: str, run: Run) -> str:
+    """Save a view of one training run, `reward/total` and the yardsticks first, and forget all
+    but the newest `RUN_VIEWS_KEPT` such views of its experiment; returns its key.
+
+    Why a view: 3.17's run page lays its charts out from the browser's own storage alone
+    (`chartUIState` of its "RunPage" store, keyed by run; no URL or server setting), in
+    sections sorted by name, a section's charts sorted too (`reward/coverage` before
+    `reward/total`). Only a saved view orders charts, and views are shared by a whole
+    experiment, whose UI saves no more once it holds 40: hence the cap (an older run's link
+    then finds no view; its page link stays).
+    """
+    key = RUN_VIEW_PREFIX + hashlib.sha1(run.info.run_id.encode()).hexdigest()[:16]
+    experiment = run.info.experiment_id
+    state = side_by_side_view([run], reward_first=True)
+    _save_view(uri, experiment, key, f"charts of {run.info.run_name}", state)
+    client = mlflow.MlflowClient(uri)
+    tags = client.get_experiment(experiment).tags
+    saved = {k: json.loads(v)["updatedAt"] for k, v in tags.items()
+             if k.startswith(SAVED_VIEW_PREFIX + RUN_VIEW_PREFIX)}  # fmt: skip
+    for old in sorted(saved, key=saved.get, reverse=True)[RUN_VIEWS_KEPT:]:
+        client.delete_experiment_tag(experiment, old)
     return key
 
 
-# A side-by-side view's run-list columns, in pixels: wide enough for run names and metrics'.
-COLUMN_WIDTHS = {"attributes.`Run Name`": 280, "metrics.`reward/total`": 120,
-                 "metrics.`rollouts/execution_rate`": 190}  # fmt: skip
+def _save_view(uri: str, experiment_id: str, key: str, name: str, state: dict) -> str:
+    """Write a view as the UI's "Views" menu reads it: an experiment tag holding its name, times
+    and state, the state compressed as the UI compresses its own ("deflate;" and the base64 of
+    its zlib stream: a view with every yardstick's chart is ~50 KB of JSON, the tag at most
+    20,000 characters)."""
+    now = int(datetime.datetime.now().timestamp() * 1000)
+    packed = "deflate;" + base64.b64encode(zlib.compress(json.dumps(state).encode(), 9)).decode()
+    saved = json.dumps({"name": name, "createdAt": now, "updatedAt": now, "state": packed})
+    mlflow.MlflowClient(uri).set_experiment_tag(experiment_id, f"{SAVED_VIEW_PREFIX}{key}", saved)
+    return key
 
 
-def side_by_side_view(runs: Sequence[Run]) -> dict:
+def view_state(saved: str) -> dict:
+    """The state of a saved view's tag value (`_save_view`'s, or the UI's own)."""
+    state = json.loads(saved)["state"]
+    if state.startswith("deflate;"):
+        state = zlib.decompress(base64.b64decode(state.removeprefix("deflate;"))).decode()
+    return json.loads(state)
+
+
+# The yardsticks' sections (`watercolor.training.yardsticks`), in the order a view shows them:
+# what every set pays the rollouts, then behaviour, the code's style, and every set's gate.
+YARDSTICK_SECTIONS = ("crossreward", "behaviour", "behaviour/style", "crossreward/gate")
+REWARD_HEAD = ("reward/total", "reward/total_std")  # the own reward's first section
+COMPONENTS_SECTION = "reward components"  # then its components: `reward/<c>` charts
+
+
+def side_by_side_view(runs: Sequence[Run], reward_first: bool = False) -> dict:
     """What the UI shows of these runs in a saved view: only them (all of them: not its default
-    first ten), best `reward/total` first, as the run list's column beside the execution rate,
-    and charts two to a row, `reward/total` the first. A section (a metric's prefix) the view
-    does not name would take the UI's three to a row: each that the runs logged is named."""
+    first ten), as a run list of the audited set's score (the task's `audited_reward`),
+    `reward/total` and the execution rate, best first, and charts two to a row
+    (`view_sections`): the yardsticks, then each run's own reward (`reward_first`: the own
+    reward's total first). A section the view does not name would take the UI's three to a
+    row: each that the runs logged is named."""
     ids = ", ".join(f"'{run.info.run_id}'" for run in runs)
-    names = {_chart_section(key) for run in runs for key in run.data.metrics} | {"reward"}
-    sections = [{"uuid": f"section-{name}", "name": name, "display": True, "columns": 2,
-                 "isReordered": name == "reward"}  # the UI appends to it, after reward/total
-                for name in sorted(names)]  # fmt: skip
+    metrics = {key for run in runs for key in run.data.metrics}
+    audited = audited_reward(runs)
+    sections = view_sections(metrics, audited, reward_first)
+    charts = [_line_chart(metric, _section_id(name)) for name, shown in sections
+              for metric in shown]  # fmt: skip
+    columns = run_list_columns(metrics, audited)
     return {
         "searchFilter": f"attributes.run_id IN ({ids})",
-        "orderByKey": "metrics.`reward/total`", "orderByAsc": False,
-        "selectedColumns": [column for column in COLUMN_WIDTHS if column.startswith("metrics.")],
-        "columnOrder": list(COLUMN_WIDTHS), "columnWidths": COLUMN_WIDTHS,
+        "orderByKey": columns[1], "orderByAsc": False,
+        "selectedColumns": columns[1:], "columnOrder": columns,
+        "columnWidths": dict.fromkeys(columns[1:], 160) | {columns[0]: 280},
         "runsHiddenMode": "SHOW_ALL",
-        "compareRunSections": sections,
-        "compareRunCharts": [_line_chart("reward/total", "section-reward")],
+        "isAccordionReordered": True,  # the sections in this order, not sorted by name
+        "compareRunSections": [
+            {"uuid": _section_id(name), "name": name, "display": True, "columns": 2,
+             "isReordered": bool(shown)}  # the UI appends a chart it adds to a listed section
+            for name, shown in sections
+        ],
+        "compareRunCharts": charts,
     }  # fmt: skip
+
+
+def view_sections(
+    metrics: Iterable[str], audited: str | None, reward_first: bool = False
+) -> list[tuple[str, list[str]]]:
+    """The view's sections in order, each with the charts it lists in order: the yardsticks'
+    (the audited set first in `crossreward` and `crossreward/gate`), the own reward's total
+    (`reward`) and its components (`COMPONENTS_SECTION`), `reward_first` putting the total
+    before the yardsticks (the components stay after them); then every other section the
+    metrics make, by name, each left to the UI to fill (it sorts their charts by name)."""
+    by_section: dict[str, list[str]] = {}
+    for metric in metrics:
+        section = _chart_section(metric)
+        if section == "reward" and metric not in REWARD_HEAD:
+            section = COMPONENTS_SECTION
+        by_section.setdefault(section, []).append(metric)
+    first = f"/{audited}" if audited else None
+    ordered = {name: sorted(shown, key=lambda m: (not (first and m.endswith(first)), m))
+               for name, shown in by_section.items()}  # fmt: skip
+    yardsticks = [name for name in YARDSTICK_SECTIONS if name in ordered]
+    yardsticks += sorted(n for n in ordered if n.startswith(YARDSTICK_SECTIONS) and n not in
+                         yardsticks)  # fmt: skip
+    components = [COMPONENTS_SECTION] if COMPONENTS_SECTION in ordered else []
+    if reward_first:
+        listed = ["reward", *yardsticks, *components]
+    else:
+        listed = [*yardsticks, "reward", *components]
+    last = [n for n in ("Model metrics", "System metrics") if n in ordered]
+    rest = sorted(set(ordered) - set(listed) - set(last)) + last
+    return [(name, ordered.get(name, [])) for name in listed] + [(name, []) for name in rest]
+
+
+def run_list_columns(metrics: Iterable[str], audited: str | None) -> list[str]:
+    """The run list's columns: the run's name, the audited set's score (when logged: the one
+    like-with-like ranking of runs trained on different sets), `reward/total`, execution rate."""
+    shown = [f"crossreward/{audited}", "reward/total", "rollouts/execution_rate"]
+    return ["attributes.`Run Name`"] + [f"metrics.`{m}`" for m in shown
+                                        if m in set(metrics) or m == "reward/total"]  # fmt: skip
+
+
+def audited_reward(runs: Sequence[Run]) -> str | None:
+    """The audited reward set the runs' task names (their `task.audited_reward` param), if
+    they agree on one."""
+    named = {run.data.params.get("task.audited_reward", "null") for run in runs}
+    return None if len(named) != 1 or named & {"null", "None", ""} else named.pop()
+
+
+def _section_id(name: str) -> str:
+    return "section-" + name.replace(" ", "-")
 
 
 def _chart_section(metric: str) -> str:
@@ -325,11 +442,14 @@ def sweep_store(sweep_dir: str | Path) -> str | None:
     return stores.pop() if stores else None
 
 
-def ui_hint(uri: str, experiment_id: str, run_id: str) -> str:
+def ui_hint(uri: str, experiment_id: str, run_id: str, view: str | None = None) -> str:
     """What a run prints when it ends: how to open it in the MLflow UI."""
-    links = ui_links(uri, experiment_id, run_id)
-    return (f"MLflow run {run_id}: {serve_hint(uri)}open\n  its charts: {links['charts']}\n"
-            f"  the experiment's runs: {links['runs']}")  # fmt: skip
+    links = ui_links(uri, experiment_id, run_id, view)
+    shown = [f"MLflow run {run_id}: {serve_hint(uri)}open"]
+    if view:
+        shown.append(f"  its charts, reward/total and the yardsticks first: {links['charts']}")
+    shown.append(f"  its page: {links['run']}" if view else f"  its charts: {links['charts']}")
+    return "\n".join([*shown, f"  the experiment's runs: {links['runs']}"])
 
 
 def _refuse_live_run(run_id: str, id_file: Path) -> None:
@@ -384,24 +504,30 @@ def canvas_grid(canvases: list[Canvas], tile: int = 200) -> Image.Image:
     return grid
 
 
+# A component's column in the rollouts table: no dot in it, since the UI's table reads a column
+# named `a.b` as field b of a field a (TanStack's accessorKey) and showed `c.<name>` empty.
+COMPONENT_COLUMN = "c/{}"
+
+
 def rollout_rows(rollouts: Rollouts) -> list[dict]:
-    """One row per completion: step, its canvas (a PIL image; grey if it painted nothing),
-    reward, status, violations, each component (`c.<name>`), prompt, reply and errors."""
+    """One row per completion, as a person reads it: its canvas (a PIL image; grey if it painted
+    nothing), reply, reward and status, each component's raw value (`c/<name>`: None where it
+    gave no verdict), then step, index, violations, errors, prompt and the reply's length."""
     rows = []
     for i, (canvas, score) in enumerate(zip(rollouts.canvases, rollouts.scores, strict=True)):
         row = {
-            "step": rollouts.step,
-            "index": i,
             "canvas": canvas_image(canvas),
+            "reply": rollouts.replies[i],
             "reward": score.total,
             "status": str(canvas.status),
-            "violations": ",".join(canvas.violations),
         }
-        row |= {f"c.{k}": v for k, v in score.components.items()}
+        row |= {COMPONENT_COLUMN.format(k): v for k, v in score.components.items()}
         rows.append(row | {
-            "prompt": rollouts.prompts[i],
-            "reply": rollouts.replies[i],
+            "step": rollouts.step,
+            "index": i,
+            "violations": ",".join(canvas.violations),
             "errors": " | ".join(canvas.errors)[:500],
+            "prompt": rollouts.prompts[i],
             "completion_chars": len(rollouts.replies[i]),
         })  # fmt: skip
     return rows

@@ -7,6 +7,10 @@ Values are chosen so the tests can say what the table must hold: reward = 0.1 * 
 seed (+0.2 for gated), `rollouts/violations/no_setup` is logged on step 1 only, and `gated/seed1`
 logs rollouts at steps 0 and 1 only (the others at 0, 1, 2).
 
+Each also logs the yardsticks (`yardstick_values`): known changes from step 1 to step 3 per arm
+and seed, its task naming `gated` the audited set (config.yaml and the `task.audited_reward`
+param, as training logs them).
+
 Each evaluation run also logs `samples.parquet`, per-sample rows whose means are known:
 `evaluation_samples` (the model trained with a set scores higher under it by 0.1 + 0.01 *
 seed; prompt effects shared by every set; execution rate 0.25 untrained, 0.5 coarse, 0.75 gated).
@@ -43,6 +47,24 @@ def reward_value(reward_set: str, seed: int, step: int) -> float:
     return 0.1 * step + 0.01 * seed + (0.2 if reward_set == "gated" else 0.0)
 
 
+AUDITED = "gated"  # the synthetic task's audited set
+
+
+def yardstick_values(reward_set: str, seed: int, step: int) -> dict[str, float]:
+    """The yardsticks at one step, as TRL hands them over: each grows linearly, so a job's change
+    (its last value minus its first, over 3 steps) is twice its slope. Gated lowers flat blocks
+    (-0.2 for both seeds), coarse barely (0 and +0.02); each set pays its own runs more."""
+    flat_blocks = -0.1 if reward_set == "gated" else 0.01 * seed
+    return {
+        "behaviour/flat_block_rate": 0.5 + flat_blocks * step,
+        "behaviour/style/mean_alpha": 0.9 - 0.05 * step,
+        "crossreward/gated": 0.2 + (0.05 if reward_set == "gated" else 0.02) * step,
+        "crossreward/coarse": 0.3 + (0.05 if reward_set == "coarse" else -0.03) * step,
+        "crossreward/gate/gated": 0.75,
+        "crossreward/gate/coarse": 1.0,
+    }
+
+
 def png(colour: tuple[int, int, int]) -> bytes:
     buffer = io.BytesIO()
     Image.new("RGBA", (64, 64), (*colour, 255)).save(buffer, "PNG")
@@ -64,7 +86,7 @@ def log_training_run(uri: str, run_dir: Path, reward_set: str, seed: int, artifa
     tags = {"reward": reward_set, "model": "tiny", "debug": "smoke", "overrides": "(none)",
             "seed": str(seed), "study": STUDY, "commit": "c0ffee" * 6 + "ab", "dirty": "false",
             "config_hash": f"hash-{reward_set}"}  # fmt: skip
-    params = {"seed": seed, "trainer.max_steps": len(STEPS)}
+    params = {"seed": seed, "trainer.max_steps": len(STEPS), "task.audited_reward": AUDITED}
     with mlflow_run(uri, EXPERIMENT, params=params, tags=tags, run_dir=run_dir,
                     artifact_root=str(artifacts), run_name=run_dir.name) as run:  # fmt: skip
         for step in STEPS:
@@ -76,6 +98,7 @@ def log_training_run(uri: str, run_dir: Path, reward_set: str, seed: int, artifa
             }
             if step == 1:
                 logs["rollouts/violations/no_setup"] = 0.5
+            logs |= yardstick_values(reward_set, seed, step)
             for name in COMPONENTS[reward_set]:
                 logs[f"rewards/{name}/mean"] = 0.1 * step
                 logs[f"rollouts/components/{name}"] = 0.2 * step
@@ -83,7 +106,8 @@ def log_training_run(uri: str, run_dir: Path, reward_set: str, seed: int, artifa
         last = 2 if (reward_set, seed) == ("gated", 1) else 3
         for step in range(last):
             log_rollouts(rollouts(step, COMPONENTS[reward_set]))
-        mlflow.log_text(f"reward: {reward_set}\nseed: {seed}\n", "config.yaml")
+        config = f"reward: {reward_set}\nseed: {seed}\ntask:\n  audited_reward: {AUDITED}\n"
+        mlflow.log_text(config, "config.yaml")
         return run.info.run_id
 
 

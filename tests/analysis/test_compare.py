@@ -26,7 +26,7 @@ from analysis_helpers import (
 from PIL import Image
 
 from watercolor.analysis import compare_args, comparison, matrix, records
-from watercolor.tracking import SAVED_VIEW_PREFIX, STORE_FILE
+from watercolor.tracking import SAVED_VIEW_PREFIX, STORE_FILE, view_state
 
 
 def run_compare(tmp_path, *selection: str, log: bool = False):
@@ -124,7 +124,8 @@ def test_a_sweep_dir_finds_its_store_and_prints_the_side_by_side_link(
                                 "--no-gallery")  # fmt: skip
     assert set(table["run_id"]) == set(synthetic_store["run_ids"].values())
     printed = capsys.readouterr().out
-    assert f"the comparison: {out} (runs.csv, curves.png)" in printed
+    files = "runs.csv, curves.png, yardsticks.png, overoptimisation.png"
+    assert f"the comparison: {out} ({files})" in printed
     assert f"mlflow ui --backend-store-uri {synthetic_store['uri']}" in printed
     (link,) = re.findall(r"http://127\.0\.0\.1:5000/#/experiments/\S+", printed)
     assert "/runs?workflowType=machine_learning&compareRunsMode=CHART&" in link
@@ -149,15 +150,21 @@ def test_the_side_by_side_link_opens_a_view_of_the_runs_saved_in_their_experimen
     tags = mlflow.MlflowClient(synthetic_store["uri"]).get_experiment(experiment).tags
     saved = json.loads(tags[f"{SAVED_VIEW_PREFIX}{key}"])
     assert saved["name"].startswith("side by side ") and saved["createdAt"] > 0
-    view = json.loads(saved["state"])  # the UI's own state: filter, sort, columns, charts
+    view = view_state(tags[f"{SAVED_VIEW_PREFIX}{key}"])  # the UI's own state, compressed
     assert set(re.findall(r"'(\w+)'", view["searchFilter"])) == set(table["run_id"])
-    assert view["orderByKey"] == "metrics.`reward/total`" and view["orderByAsc"] is False
-    assert "metrics.`reward/total`" in view["selectedColumns"]
-    assert [c["metricKey"] for c in view["compareRunCharts"]] == ["reward/total"]
-    sections = {s["name"]: s["columns"] for s in view["compareRunSections"]}  # each logged
-    assert set(sections) == {"reward", "reward/raw", "rollouts", "rollouts/violations",
-                             "train/completions"}  # fmt: skip
-    assert set(sections.values()) == {2}  # two charts to a row: three cut their titles
+    # Runs trained on different sets ranked by the audited set's score, not by their own reward
+    assert view["orderByKey"] == "metrics.`crossreward/gated`" and view["orderByAsc"] is False
+    assert view["selectedColumns"][:2] == ["metrics.`crossreward/gated`", "metrics.`reward/total`"]
+    sections = [(s["name"], s["columns"]) for s in view["compareRunSections"]]  # each logged
+    assert sections == [(name, 2) for name in (  # two charts to a row: three cut their titles
+        "crossreward", "behaviour", "behaviour/style", "crossreward/gate",  # the yardsticks
+        "reward", "reward components",  # each job's own reward after
+        "reward/raw", "rollouts", "rollouts/violations", "train/completions")]  # fmt: skip
+    assert view["isAccordionReordered"] is True  # else the UI sorts the sections by name
+    assert [c["metricKey"] for c in view["compareRunCharts"]] == [
+        "crossreward/gated", "crossreward/coarse", "behaviour/flat_block_rate",
+        "behaviour/style/mean_alpha", "crossreward/gate/gated", "crossreward/gate/coarse",
+        "reward/total", "reward/coverage", "reward/gate_pass", "reward/granulation"]  # fmt: skip
 
 
 def test_a_sweep_whose_jobs_logged_to_two_stores_asks_for_one(synthetic_store, tmp_path, capsys):
@@ -248,6 +255,92 @@ def test_the_matrix_holds_only_the_selected_runs_evaluations(store, tmp_path):
     matrix = pd.read_csv(out / "matrix.csv")
     assert list(matrix["trained_with"]) == ["(untrained)", "gated"]
     assert list(matrix["source_run_id"].fillna("")) == ["", chosen]
+
+
+# --- yardsticks: what runs trained on different sets share --------------------------------------
+
+
+def test_the_yardsticks_are_drawn_per_arm_with_seed_bands(compared):
+    out, paths, _, _ = compared
+    with Image.open(paths["yardsticks_chart"]) as image:
+        assert image.format == "PNG" and image.mode == "P" and min(image.size) > 300
+    curves = pd.read_csv(out / "yardstick_curves.csv")
+    assert list(dict.fromkeys(curves["metric"])) == [
+        "crossreward/gated", "crossreward/coarse",  # the audited set (gated) first
+        "behaviour/flat_block_rate", "behaviour/style/mean_alpha",
+        "crossreward/gate/gated", "crossreward/gate/coarse",
+    ]  # fmt: skip
+    blocks = curves[curves["metric"] == "behaviour/flat_block_rate"].set_index(["arm", "step"])
+    # coarse: 0.5 + 0.01 * seed * step, EMA 0.6 at step 1 is the value itself
+    assert blocks.loc[("coarse", 1), ["low", "high", "curves"]].tolist() == pytest.approx(
+        [0.5, 0.51, 2]
+    )
+
+
+def test_the_table_says_which_arm_moved_each_yardstick_and_by_how_much(compared):
+    out, _, _, printed = compared
+    per_arm = pd.read_csv(out / "yardsticks.csv").set_index(["metric", "arm"])
+    blocks = per_arm.loc["behaviour/flat_block_rate"]
+    # gated: -0.2 for both seeds; coarse: 0 and +0.02 (its last value minus its first)
+    assert blocks.loc["gated", ["change", "low", "high"]].tolist() == pytest.approx([-0.2] * 3)
+    assert blocks.loc["coarse", ["change", "low", "high"]].tolist() == pytest.approx(
+        [0.01, 0.0, 0.02]
+    )
+    assert (per_arm["seeds"] == 2).all()
+    moves = pd.read_csv(out / "yardstick_moves.csv").set_index("metric")
+    row = moves.loc["behaviour/flat_block_rate"]
+    assert (row["moved_most"], row["versus"]) == ("gated", "coarse")
+    assert [row["difference"], row["difference_low"], row["difference_high"]] == pytest.approx(
+        [-0.21, -0.22, -0.2]
+    )
+    assert moves.loc["crossreward/gated", "moved_most"] == "gated"
+    assert moves.loc["crossreward/gated", "difference"] == pytest.approx(0.1 - 0.04)
+    assert ("behaviour/flat_block_rate: gated -0.200 [-0.200, -0.200] (2 seeds), "
+            "-0.210 [-0.220, -0.200] more than coarse") in printed  # fmt: skip
+
+
+def test_with_one_seed_an_arm_the_table_says_there_is_no_interval(store, tmp_path, capsys):
+    chosen = [store["run_ids"]["coarse", 0], store["run_ids"]["gated", 0]]
+    out, _, _ = run_compare(tmp_path, "--runs", *chosen, "--no-gallery")
+    moves = pd.read_csv(out / "yardstick_moves.csv").set_index("metric")
+    assert moves[["change_low", "difference_low"]].isna().all().all()
+    printed = capsys.readouterr().out
+    assert "behaviour/flat_block_rate: gated -0.200 (no interval) (1 seed), " in printed
+    assert "one seed an arm: no intervals" in printed
+
+
+def test_each_job_gets_its_overoptimisation_view(compared):
+    out, paths, table, printed = compared
+    with Image.open(paths["overoptimisation_chart"]) as image:
+        assert image.format == "PNG" and min(image.size) > 300
+    jobs = pd.read_csv(out / "overoptimisation.csv").set_index("job")
+    assert set(jobs.index) == set(table["label"]) and (jobs["audited"] == "gated").all()
+    # Three steps are too few for the alarm's window: it says so per job, and never fires.
+    assert jobs["step"].isna().all()
+    assert (jobs["says"] == "no divergence from gated").all()
+    assert "coarse/seed0: no divergence from gated" in printed
+
+
+def test_runs_without_yardsticks_write_no_yardstick_files(tmp_path):
+    table = pd.DataFrame({"run_id": ["a"], "label": ["coarse/seed0"], "arm": ["coarse"],
+                          "reward_set": ["coarse"]})  # fmt: skip
+    history = pd.DataFrame({"reward/total": [0.1, 0.2]}, index=[1, 2])
+    found = records.Records(runs=[{"run_id": "a"}], histories={"a": history})
+    assert comparison.write_yardsticks(table, {"a": history}, found, tmp_path, 0.6, 50, 0) == {}
+    assert not list(tmp_path.iterdir())  # a study's old records compare byte for byte as before
+
+
+def test_identical_jobs_are_named_in_the_printed_link_and_the_saved_view(store, tmp_path):
+    client = mlflow.MlflowClient(store["uri"])
+    runs = [client.get_run(store["run_ids"][key]) for key in (("coarse", 0), ("gated", 0))]
+    printed = comparison.side_by_side(store["uri"], runs, tmp_path, True,
+                                      [["coarse/seed0", "gated/seed0"]])  # fmt: skip
+    said = "one line there stands for several jobs: coarse/seed0 = gated/seed0 (identical)"
+    assert said in printed
+    key = re.search(r"viewStateShareKey=(\S+)", printed).group(1)
+    tags = client.get_experiment(runs[0].info.experiment_id).tags
+    name = json.loads(tags[f"{SAVED_VIEW_PREFIX}{key}"])["name"]
+    assert name.endswith(": coarse/seed0 = gated/seed0 (identical)")
 
 
 # --- statistics: synthetic runs whose answers are known ---------------------------------------

@@ -17,9 +17,16 @@ the completion length, named as training logs them: `watercolor.tracking.metric_
 per step: per arm the mean over its seeds, a min-max band across them, EMA-smoothed by
 `--ema`), `components.png` (the raw component values, the same way), `curves.csv` (both
 figures' lines and bands) and `gallery.html` (each run's grid and canvases at one rollout step,
-with prompts and scores), then logs them to a new MLflow run tagged `kind=compare`, in an
+with prompts and scores). Runs that logged the yardsticks (`behaviour/*`, `crossreward/*`: what
+runs trained on different sets share) add `yardsticks.png` (per arm, with seed bands),
+`yardsticks.csv` and `yardstick_moves.csv` (which arm moved each, by how much, with an interval
+over seeds when there are seeds: `watercolor.analysis.yardstick_moves`), and
+`overoptimisation.png` / `.csv` (per job, its own reward against every set's score of the same
+rollouts, and the alarm: `watercolor.analysis.divergence`); `identical.csv` names jobs that
+logged the same values. It then logs them to a new MLflow run tagged `kind=compare`, in an
 experiment of its own (`<the runs' experiment>-compare`), and prints the MLflow UI link that shows
-the runs side by side (a view saved in their experiment: their charts, reward first; docs/ui).
+the runs side by side (a view saved in their experiment: the yardsticks' charts first, each
+run's own reward after; docs/ui).
 Runs tagged with a `kind` (evaluations, comparisons) are left out of experiment and sweep
 selections. A sweep dir finds the store its jobs logged to by itself (each job's
 `mlflow_tracking_uri` file); a `--multirun` of training runs this over its own jobs when it ends
@@ -62,7 +69,7 @@ from matplotlib.ticker import MaxNLocator
 from mlflow.entities import Run
 
 from watercolor import usage
-from watercolor.analysis import compare_args, records, stats
+from watercolor.analysis import compare_args, divergence, records, stats, yardstick_moves
 from watercolor.analysis import matrix as matrices
 from watercolor.analysis.canvas_sources import RenderedCanvases, StoreCanvases
 from watercolor.analysis.gallery import gallery_html, relative, save_chart, score_text
@@ -139,7 +146,7 @@ IDENTITY = ("run_id", "run_name", "experiment_id", "reward_set", "arm", "seed", 
 def runs_table(found: Records) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
     """(one row per run: who it is, then its key metrics; {run id: its per-step history of the
     key and curve metrics}). Provenance is `provenance_table`'s."""
-    patterns = [*KEY_METRICS, *CURVE_METRICS, *COMPONENT_METRICS]
+    patterns = [*KEY_METRICS, *CURVE_METRICS, *COMPONENT_METRICS, *yardstick_moves.PATTERNS]
     histories = {r["run_id"]: history(found.histories[r["run_id"]], patterns) for r in found.runs}
     rows = [summary_row({k: info[k] for k in IDENTITY}, histories[info["run_id"]])
             for info in found.runs]  # fmt: skip
@@ -249,6 +256,84 @@ def plot_curves(curves: pd.DataFrame, path: Path, title: str, smoothing: float) 
     return save_chart(figure, path, dpi=90)
 
 
+# --- yardsticks ---------------------------------------------------------------------------------
+
+
+def write_yardsticks(
+    table: pd.DataFrame,
+    histories: dict[str, pd.DataFrame],
+    found: Records,
+    out_dir: Path,
+    smoothing: float,
+    resamples: int,
+    seed: int,
+) -> dict[str, Path]:
+    """What the runs' shared yardsticks say (`watercolor.analysis.yardstick_moves`), if logged:
+    `yardsticks.png` and `yardstick_curves.csv` (per arm, the mean over seeds and the
+    seeds' band), `yardsticks.csv` (per yardstick and arm: its change, with an interval over
+    seeds), `yardstick_moves.csv` (which arm moved each most, by how much more than the next),
+    `overoptimisation.png` / `.csv` (per job: its own reward against every set's score of its
+    rollouts, and the alarm); and `identical.csv` when jobs logged the same values."""
+    names = audited_first(curve_names(histories, yardstick_moves.PATTERNS), common_audited(found))
+    paths = {}
+    if groups := yardstick_moves.identical_jobs(table, histories, names):
+        paths["identical"] = out_dir / "identical.csv"
+        pd.DataFrame([{"group": i, "label": label} for i, group in enumerate(groups)
+                      for label in group]).to_csv(paths["identical"], index=False)  # fmt: skip
+    if not names:
+        return paths
+    curves = curves_table(table, histories, names, smoothing)
+    paths["yardstick_curves"] = out_dir / "yardstick_curves.csv"
+    curves.to_csv(paths["yardstick_curves"], index=False)
+    if path := plot_curves(curves, out_dir / "yardsticks.png", "yardsticks", smoothing):
+        paths["yardsticks_chart"] = path
+    changes = yardstick_moves.job_changes(table, histories, names)
+    draws = yardstick_moves.seed_draws(table, changes, resamples, seed)
+    per_arm = yardstick_moves.arm_changes(table, changes, draws)
+    paths["yardsticks"] = out_dir / "yardsticks.csv"
+    per_arm.to_csv(paths["yardsticks"], index=False)
+    paths["yardstick_moves"] = out_dir / "yardstick_moves.csv"
+    yardstick_moves.moves(per_arm, draws).to_csv(paths["yardstick_moves"], index=False)
+    return paths | write_overoptimisation(table, histories, found, out_dir, smoothing)
+
+
+def write_overoptimisation(
+    table: pd.DataFrame, histories: dict[str, pd.DataFrame], found: Records, out_dir: Path,
+    smoothing: float,
+) -> dict[str, Path]:  # fmt: skip
+    """`overoptimisation.png` (a panel per job that logged cross-scores) and its table."""
+    jobs = {}
+    for row in table.to_dict("records"):
+        history = histories[row["run_id"]]
+        if any(name.startswith(divergence.CROSS) for name in history):
+            audited = divergence.audited_name(found.configs.get(row["run_id"], ""))
+            jobs[row["label"]] = divergence.watch(history, row["reward_set"], audited)
+    if not jobs:
+        return {}
+    paths = {"overoptimisation": out_dir / "overoptimisation.csv"}
+    divergence.table(jobs).to_csv(paths["overoptimisation"], index=False)
+    paths["overoptimisation_chart"] = divergence.plot_jobs(
+        jobs, out_dir / "overoptimisation.png", smoothing
+    )
+    return paths
+
+
+def common_audited(found: Records) -> str | None:
+    """The audited reward set every run's config names, if they name one and agree."""
+    named = {divergence.audited_name(found.configs.get(i["run_id"], "")) for i in found.runs}
+    return named.pop() if len(named) == 1 else None
+
+
+def audited_first(names: list[str], audited: str | None) -> list[str]:
+    """`names` by section (all but a name's last part, in order of first appearance), the
+    audited set's (`<section>/<audited>`) first in each, the order kept otherwise."""
+    sections = list(dict.fromkeys(n.rpartition("/")[0] for n in names))
+    first = f"/{audited}" if audited else "\0"  # no name ends with a NUL
+    return sorted(
+        names, key=lambda n: (sections.index(n.rpartition("/")[0]), not n.endswith(first))
+    )
+
+
 # --- gallery ------------------------------------------------------------------------------------
 
 
@@ -321,6 +406,7 @@ def compare(
     aggregate(table).to_csv(paths["aggregate"])
     provenance_table(found, table["label"]).to_csv(paths["provenance"], index=False)
     paths |= write_curves(table, histories, out_dir, smoothing)
+    paths |= write_yardsticks(table, histories, found, out_dir, smoothing, resamples, seed)
     if gallery:
         paths["gallery"] = write_gallery(canvases, table, found, out_dir)
     matrix = matrices.matrix_table(found)
@@ -395,38 +481,70 @@ def run(args: argparse.Namespace, selected: StoreSelection | None = None) -> dic
     print_tables(paths["runs"])
     if "matrix_aggregate" in paths and "verdict" not in paths:  # evaluations without samples
         matrices.print_matrix(pd.read_csv(paths["matrix_aggregate"], index_col="trained_with"))
+    identical = print_yardsticks(paths)
     print(f"\nwritten to {out_dir}")
     if runs is not None and not args.no_log:
         artifacts = args.artifacts or tracking_defaults()[1]
         log_compare_run(uri, args, runs, out_dir, artifacts)
     if runs is not None:
-        print(side_by_side(uri, runs, out_dir, save_view=not args.no_log), flush=True)
+        print(side_by_side(uri, runs, out_dir, not args.no_log, identical), flush=True)
     return paths
 
 
-def side_by_side(uri: str, runs: Sequence[Run], out_dir: Path, save_view: bool = True) -> str:
+def print_yardsticks(paths: dict[str, Path]) -> list[list[str]]:
+    """Which arm moved each yardstick, what the over-optimisation alarm says of each job, and
+    which jobs are identical (returned: groups of labels)."""
+    if "yardstick_moves" in paths:
+        print("\n" + yardstick_moves.moves_text(pd.read_csv(paths["yardstick_moves"])))
+    if "overoptimisation" in paths:
+        print("\nover-optimisation (own reward rising while the audited set's score falls):")
+        for row in pd.read_csv(paths["overoptimisation"]).to_dict("records"):
+            print(f"  {row['job']}: {row['says']}")
+    if "identical" not in paths:
+        return []
+    table = pd.read_csv(paths["identical"])
+    groups = [list(rows["label"]) for _, rows in table.groupby("group", sort=True)]
+    for group in groups:
+        print(f"\nidentical: {' = '.join(group)} logged the same reward/total and yardsticks at "
+              "every step (in MLflow's charts their lines lie one on another)")  # fmt: skip
+    return groups
+
+
+def side_by_side(
+    uri: str,
+    runs: Sequence[Run],
+    out_dir: Path,
+    save_view: bool = True,
+    identical: Sequence[Sequence[str]] = (),
+) -> str:
     """Where the comparison is: its files, and the MLflow UI page with the runs side by side
-    (their saved view, `tracking.save_side_by_side_view`, unless not `save_view`)."""
-    files = ", ".join(n for n in ("runs.csv", "curves.png", "gallery.html")
+    (their saved view, `tracking.save_side_by_side_view`, unless not `save_view`), naming the
+    `identical` jobs (groups of labels), whose lines MLflow draws one on another."""
+    files = ", ".join(n for n in ("runs.csv", "curves.png", "yardsticks.png",
+                                  "overoptimisation.png", "gallery.html")
                       if (out_dir / n).is_file())  # fmt: skip
     lines = [f"the comparison: {out_dir} ({files})"]
     experiments = sorted({run.info.experiment_id for run in runs})
+    note = "; ".join(" = ".join(group) + " (identical)" for group in identical)
     if len(experiments) == 1:
-        view = saved_view(uri, runs) if save_view else None
+        view = saved_view(uri, runs, note) if save_view else None
         link = side_by_side_link(uri, experiments[0], [run.info.run_id for run in runs], view)
-        lines.append(f"the {len(runs)} runs side by side in MLflow: {serve_hint(uri)}open\n"
-                     f"  {link}")  # fmt: skip
+        lines.append(f"the {len(runs)} runs side by side in MLflow, yardsticks first: "
+                     f"{serve_hint(uri)}open\n  {link}")  # fmt: skip
+        if note:
+            lines.append(f"  one line there stands for several jobs: {note}")
     else:
         lines.append(f"the runs are in {len(experiments)} MLflow experiments: no one page "
                      "shows them side by side")  # fmt: skip
     return "\n".join(lines)
 
 
-def saved_view(uri: str, runs: Sequence[Run]) -> str | None:
-    """The runs' side-by-side view saved in their experiment: its key; None, said on stderr, if
-    the store refuses it (the link then filters the runs in its URL, in the UI's own charts)."""
+def saved_view(uri: str, runs: Sequence[Run], note: str = "") -> str | None:
+    """The runs' side-by-side view saved in their experiment (named with `note`): its key;
+    None, said on stderr, if the store refuses it (the link then filters the runs in its URL,
+    in the UI's own charts)."""
     try:
-        return save_side_by_side_view(uri, runs)
+        return save_side_by_side_view(uri, runs, note)
     except mlflow.MlflowException as error:
         print(f"the side-by-side view could not be saved: {error}", file=sys.stderr)
         return None
