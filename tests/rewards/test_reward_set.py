@@ -1,5 +1,6 @@
 """RewardSet semantics with plain functions: weights, gate, None, columns, groups."""
 
+import functools
 import time
 
 import pytest
@@ -102,6 +103,24 @@ def test_a_set_reading_a_second_paper_has_no_verdict_on_a_canvas_painted_over_on
     assert rewards.score(twinned).total == 1.0 and not rewards.score(twinned).errors
     assert rewards.score(THREW).total == 0.0  # a failed run needs no twin: scored as it is
     assert rewards.missing_paper(OK) and build().missing_paper(OK) is None
+
+
+def test_a_component_two_sets_share_is_computed_once_per_canvas():
+    calls = []
+
+    def counted(canvas: Canvas, scale: float = 1.0) -> float:
+        calls.append(scale)
+        return 0.5 * scale
+
+    one = RewardSet({"c": {"weight": 1.0, "fn": functools.partial(counted, scale=1.0)}})
+    two = RewardSet({"other": {"weight": 2.0, "fn": functools.partial(counted, scale=1.0)}})
+    three = RewardSet({"c": {"weight": 1.0, "fn": functools.partial(counted, scale=2.0)}})
+    canvas = Canvas(status=Status.OK)
+    assert one.score(canvas).total == 0.5 and two.score(canvas).total == 1.0
+    assert calls == [1.0]  # same function, same parameters: once
+    assert three.score(canvas).total == 1.0 and calls == [1.0, 2.0]  # other parameters: again
+    one.score(Canvas(status=Status.OK))
+    assert calls == [1.0, 2.0, 1.0]  # another canvas: again
 
 
 def test_gate_must_name_a_component():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from dataclasses import replace
 
 import pandas as pd
 import pytest
@@ -22,7 +23,6 @@ from watercolor.tasks import build_task
 from watercolor.training.yardsticks import (
     NOT_PER_STEP,
     Yardsticks,
-    YardstickSettings,
     build_yardsticks,
     cross_reward_names,
 )
@@ -49,7 +49,9 @@ def batch(own, step: int = 3, canvases=CANVASES, replies=REPLIES) -> Rollouts:
 def test_a_step_is_measured_as_evaluation_measures_the_same_canvases():
     sets = {name: reward_set(name) for name in ("coarse", "fine_grained", "gated")}
     rollouts = batch(sets["fine_grained"])
-    measured = Yardsticks(TASK, sets, own="fine_grained").measured(rollouts, CANVASES)
+    measured = Yardsticks(TASK, sets, own="fine_grained", second_paper_every=0).measured(
+        rollouts, CANVASES
+    )
 
     samples = [Sample(0, PROMPT, i, reply, 100, False) for i, reply in enumerate(REPLIES)]
     table = pd.DataFrame(score_rows(samples, CANVASES, sets, TASK.style))  # evaluation's rows
@@ -71,13 +73,17 @@ def test_the_run_s_own_set_is_read_from_its_own_scores():
     own = reward_set("coarse")
     rollouts = batch(own)
     rollouts.scores = [type(s)(0.5, s.components, True) for s in rollouts.scores]  # its own
-    measured = Yardsticks(TASK, {"coarse": own}, own="coarse").measured(rollouts, CANVASES)
+    measured = Yardsticks(TASK, {"coarse": own}, own="coarse", second_paper_every=0).measured(
+        rollouts, CANVASES
+    )
     assert measured["crossreward/coarse"] == 0.5 and measured["crossreward/gate/coarse"] == 1.0
 
 
 def test_a_set_reading_a_second_paper_scores_only_canvases_painted_over_it():
     sets = {"show_through": reward_set("show_through"), "coarse": reward_set("coarse")}
-    measured = Yardsticks(TASK, sets, own="coarse").measured(batch(sets["coarse"]), CANVASES)
+    measured = Yardsticks(TASK, sets, own="coarse", second_paper_every=0).measured(
+        batch(sets["coarse"]), CANVASES
+    )
     assert "crossreward/coarse" in measured and "behaviour/paint_opacity" not in measured
     assert not any("show_through" in name for name in measured)  # no twins: nothing, not opaque
 
@@ -87,10 +93,12 @@ def test_the_default_sets_are_the_task_s_offline_ones_without_a_judge():
         "coarse", "fine_grained", "gated", "show_through", "translucent", "washes",
     ]  # fmt: skip
     assert cross_reward_names("svg") == ["svg_coarse", "svg_fine"]
-    off = build_yardsticks(YardstickSettings(enabled=False), TASK, reward_set("coarse"))
-    assert off is None
+    settings = instantiate(compose_train().yardsticks)  # conf/train.yaml's
+    assert settings.enabled and settings.cross_rewards is None
+    off = replace(settings, enabled=False)
+    assert build_yardsticks(off, TASK, reward_set("coarse")) is None
     narrowed = build_yardsticks(
-        YardstickSettings(cross_rewards=["gated"]), TASK, reward_set("coarse"), own="coarse"
+        replace(settings, cross_rewards=["gated"]), TASK, reward_set("coarse"), own="coarse"
     )
     assert list(narrowed.reward_sets) == ["gated", "coarse"]
 
@@ -114,7 +122,9 @@ def test_the_scorer_logs_them_and_a_failing_one_costs_the_batch_nothing():
         values = await function([PROMPT] * len(REPLIES), REPLIES, log_metric=logged.__setitem__)
         return values, logged
 
-    measuring = Yardsticks(TASK, {"coarse": own, "gated": reward_set("gated")}, own="coarse")
+    measuring = Yardsticks(
+        TASK, {"coarse": own, "gated": reward_set("gated")}, own="coarse", second_paper_every=0
+    )
     values, logged = asyncio.run(scored(measuring))
     assert {"crossreward/coarse", "crossreward/gated", "behaviour/layering"} <= set(logged)
     exploded, quiet = asyncio.run(scored(Exploding()))

@@ -43,10 +43,12 @@ canvas's total (gated canvases stay at 0).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import math
 import time
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
@@ -92,16 +94,42 @@ class Component:
     def __call__(self, first, columns: Mapping) -> float | list[float | None] | None:
         return self.fn(first, **{k: v for k, v in columns.items() if k in self.columns})
 
+    def key(self, columns: Mapping) -> tuple | None:
+        """What this call on a canvas is: the function, its bound parameters and the columns it
+        reads (by value, as text); None where that cannot be said (a callable object)."""
+        fn, bound = self.fn, ()
+        while isinstance(fn, functools.partial):
+            bound, fn = (repr(fn.args), repr(sorted(fn.keywords.items())), *bound), fn.func
+        if not inspect.isfunction(fn):
+            return None
+        read = repr(sorted((k, v) for k, v in columns.items() if k in self.columns))
+        return (fn.__module__, fn.__qualname__, *bound, read)
+
 
 def component_value(
     name: str, component: Component, canvas: Canvas, columns: Mapping, budget_s: float
 ) -> tuple[float | None, str | None, bool]:
     """(value, error, overran) of one component on one canvas: None where it raised (a bug of
-    ours), 0 where it spent over `budget_s` CPU seconds of this thread (the reply's failure)."""
-    value, error, overran = _guarded(name, lambda: component(canvas, columns), budget_s, "reply")
-    if error:
-        log.error("%s (reply: %.80r)", error, canvas.reply or canvas.sketch)
-    return value, error, overran
+    ours), 0 where it spent over `budget_s` CPU seconds of this thread (the reply's failure).
+    Computed once per canvas for the same function, parameters and columns, whichever set
+    asks (`_MEMO`)."""
+    memo, key = _MEMO.setdefault(canvas, {}), component.key(columns)
+    if key is None or key not in memo:
+        found = _guarded(name, lambda: component(canvas, columns), budget_s, "reply")
+        if found[1]:
+            log.error("%s (reply: %.80r)", found[1], canvas.reply or canvas.sketch)
+        if key is None:
+            return found
+        memo[key] = found
+    return memo[key]
+
+
+# Per canvas, each component call's (value, error, overran) by `Component.key`: sets share
+# components (gated is fine_grained behind a gate, show_through scales fine_grained's sum), so
+# a canvas scored by several (evaluation, the audit, every run's yardsticks) computes each once.
+# Components are pure functions of the canvas and their parameters (STYLE.md), so a repeat
+# call could only give the same answer.
+_MEMO: weakref.WeakKeyDictionary[Canvas, dict] = weakref.WeakKeyDictionary()
 
 
 def group_values(

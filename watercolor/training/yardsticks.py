@@ -54,16 +54,16 @@ NOT_PER_STEP = ("truncated_rate", "completion_tokens", "diversity")
 
 @dataclass(frozen=True)
 class YardstickSettings:
-    """conf/train.yaml's `yardsticks` (the config instantiates this: one source).
+    """conf/train.yaml's `yardsticks` (the config instantiates this; its values live there).
 
     `cross_rewards`: the sets that score each step's canvases (None: every set of the task that
     scores offline with no group component, `cross_reward_names`); `second_paper_every`: the
     steps (every this many) whose clean runs are painted over a second paper for the sets that
     read one (0: never, beyond what the run's own episode paints)."""
 
-    enabled: bool = True
-    cross_rewards: Sequence[str] | None = None
-    second_paper_every: int = 5
+    enabled: bool
+    cross_rewards: Sequence[str] | None
+    second_paper_every: int
 
 
 def cross_reward_names(task: str) -> list[str]:
@@ -84,7 +84,7 @@ class Yardsticks:
         own: str | None,
         renderer=None,
         *,
-        second_paper_every: int = 5,
+        second_paper_every: int,
         seed: int = 0,
     ) -> None:
         """`reward_sets`: the cross-scoring sets by name; `own`: which of them is the run's (its
