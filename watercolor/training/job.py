@@ -30,6 +30,7 @@ from watercolor.rewards.reward_set import RewardSet
 from watercolor.rewards.trl_adapter import Renderer, RolloutScorer
 from watercolor.tasks import Task, episode_config
 from watercolor.training.mlflow_callback import RolloutLogger
+from watercolor.training.overoptimisation import OverOptimisationAlarm
 from watercolor.training.revision import RevisionRollout
 from watercolor.training.rollout import GenerationClock, OverlappedRollout
 from watercolor.training.step_cpu import RewardsCpu, StepCpu
@@ -130,14 +131,19 @@ def build_submit_episodes(
 
 
 def step_callbacks(
-    logger: RolloutLogger, scorer: RolloutScorer, rewards_cpu: RewardsCpu | None
+    logger: RolloutLogger,
+    scorer: RolloutScorer,
+    rewards_cpu: RewardsCpu | None,
+    alarm: OverOptimisationAlarm | None = None,
 ) -> list[TrainerCallback]:
     """The trainer's callbacks, in the order their hooks run. `StepCpu` comes first: it marks a
     step's end before `RolloutLogger` writes the step's rollouts, so that writing counts as the
-    step's logging (`step_cpu/logging_s`), not as its update."""
+    step's logging (`step_cpu/logging_s`), not as its update. `alarm` watches the yardsticks for
+    the run's own reward rising while the audited set's score falls."""
     clock = [StepCpu(rewards_cpu)] if rewards_cpu else []
     memory = [StepGpu()] if torch.cuda.is_available() else []  # each step's peak GPU memory
-    return [*clock, *memory, logger, GenerationClock(scorer)]
+    watching = [alarm] if alarm else []
+    return [*clock, *memory, logger, GenerationClock(scorer), *watching]
 
 
 @dataclass
@@ -183,7 +189,12 @@ def build_inputs(cfg: DictConfig, task: Task, tokenizer, rewards: RewardSet) -> 
         cpu=rewards_cpu,
         yardsticks=yardsticks,
     )
-    callbacks = step_callbacks(logger, scorer, rewards_cpu)
+    alarm = (
+        OverOptimisationAlarm(task.audited_reward, own_set=own_reward() or "")
+        if yardsticks
+        else None
+    )
+    callbacks = step_callbacks(logger, scorer, rewards_cpu, alarm)
     reward_funcs, reward_weights = scorer.reward_functions()
     rollout = build_rollout(cfg, scorer, task)
     if episodes := build_submit_episodes(cfg, scorer, renderer, task):
