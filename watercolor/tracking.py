@@ -12,10 +12,10 @@ The run id is written to `<run_dir>/mlflow_run_id`, so a resumed job logs into t
 a run another live job is still logging into is never resumed by accident (see `mlflow_run`).
 Per step: TRL's metrics and the scorer's, under the names `metric_name` gives them (below).
 Every `every` steps: a grid PNG of the group's canvases, each canvas PNG, each sketch (with the
-task's suffix: `.js` for painting) and the rows of the run's rollouts table (`mlflow.log_table`:
-step, canvas image, reward, status, violations, components, prompt, reply), which the MLflow UI
-shows with each canvas beside its reply. Runs are named by arm (the reward set, unless a study
-sweeps `arm`), seed and start time.
+task's suffix: `.js` for painting) and the rows of the run's rollouts table (`mlflow.log_table`,
+`rollout_rows`: canvas image, reply, reward, status, each component as a number, then step,
+violations, prompt, ...), which the MLflow UI shows as a person reads it. Runs are named by arm
+(the reward set, unless a study sweeps `arm`), seed and start time.
 
 MLflow 3.17's UI opens in its GenAI mode whatever the experiment holds: the mode is a setting of
 the browser (the "Model training" switch, or `?workflowType=machine_learning` in the URL), which
@@ -23,16 +23,19 @@ no run or experiment tag changes (the UI ignores `mlflow.experimentKind` in 3.17
 charts come in sections named by each metric's prefix (all but its last `/` part), sorted
 alphabetically, with unprefixed metrics last under "Model metrics"; only a saved view (below)
 orders them otherwise. So a training run's metrics are logged under prefixes that put the reward
-first (`metric_name`): `reward/` (TRL's `reward` as `reward/total`, each component's gated mean
-`rewards/<c>/mean` as `reward/<c>`), `reward/raw/` (components' raw values), `reward/std/`,
+near the top (`metric_name`): `reward/` (TRL's `reward` as `reward/total`, each component's gated
+mean `rewards/<c>/mean` as `reward/<c>`), `reward/raw/` (components' raw values), `reward/std/`,
 `rollouts/` (execution rate, render and generation time, `rollouts/violations/<code>`) and
-`train/` (TRL's loss, KL, entropy, clip ratios, completion lengths, ...).
+`train/` (TRL's loss, KL, entropy, clip ratios, completion lengths, ...); the yardsticks keep
+their names (`behaviour/`, `crossreward/`: `watercolor.training.yardsticks`).
 
-A comparison prints a link to its runs side by side (`side_by_side_link`): a view saved in their
-experiment (`save_side_by_side_view`) of their charts, two to a row, `reward/total` first. The
-3.17 UI takes the chart mode (`compareRunsMode`) and the search (`searchFilter`, `orderByKey`,
-...) from the URL, but a view's columns and charts only from such a saved view, an experiment
-tag its "Views" menu lists. What a person sees and clicks: docs/ui/README.md.
+Two kinds of saved view (an experiment tag the UI's "Views" menu lists; 3.17 takes a view's
+columns and charts from nowhere else, the URL setting only the chart mode and the search):
+a comparison's runs side by side (`save_side_by_side_view`, `side_by_side_link`), opening on the
+yardsticks (the task's audited set first) with each run's own reward after, since runs trained
+on different sets share no other ruler; and a training run's own (`save_run_view`), opening on
+`reward/total` and the yardsticks, which the link a run prints when it ends opens. What a person
+sees and clicks: docs/ui/README.md.
 
 Why not transformers' `MLflowCallback`: see `watercolor.training.mlflow_callback`.
 """
