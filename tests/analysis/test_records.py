@@ -15,7 +15,8 @@ from analysis_helpers import EXPERIMENT, STUDY
 from watercolor.analysis import comparison, records
 
 TABLES = ("runs", "aggregate", "provenance", "curves", "matrix", "matrix_aggregate", "matrix_ci",
-          "verdict", "behaviour_ci")  # fmt: skip
+          "verdict", "behaviour_ci", "yardstick_curves", "yardsticks", "yardstick_moves",
+          "overoptimisation")  # fmt: skip
 
 
 def store_records(store) -> records.Records:

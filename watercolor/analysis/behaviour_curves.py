@@ -18,7 +18,9 @@ today's style of the task its episode belongs to, as `canvas_sources.task_harnes
 
 Canvas measures (flat blocks, wash load) are not drawn: records keep no canvases, and re-rendering
 a study's 480-720 logged replies costs 2-3 CPU-s each (experiments/2026-12-01_step_cost/), 15-40
-CPU-minutes a study.
+CPU-minutes a study. Runs that logged the yardsticks (`watercolor.training.yardsticks`) hold every
+step's measures of all their rollouts, canvas ones included, in `metrics.csv`: `python -m
+watercolor.compare --records DIR` draws those (`yardsticks.png`); this reads the older records.
 """
 
 from __future__ import annotations
