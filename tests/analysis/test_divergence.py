@@ -8,7 +8,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from watercolor.analysis.divergence import audited_name, first_divergence, relative_to_start
+from watercolor.analysis.divergence import (
+    audited_name,
+    first_divergence,
+    relative_to_start,
+    watch,
+)
 
 STEPS = np.arange(1, 61)
 
@@ -89,3 +94,11 @@ def test_the_audited_set_is_read_from_the_runs_config():
     assert audited_name("task:\n  audited_reward: show_through\n") == "show_through"
     assert audited_name("task:\n  name: painting\n") is None
     assert audited_name("") is None
+
+
+def test_a_run_trained_on_the_audited_set_has_nothing_to_diverge_from():
+    history = pd.DataFrame({"reward/total": steps(jump(0.2, 0.32)),
+                            "crossreward/show_through": steps(jump(0.5, 0.38))})  # fmt: skip
+    assert watch(history, "fine_grained", "show_through").alarm is not None
+    trained_on_it = watch(history, "show_through", "show_through")
+    assert trained_on_it.alarm is None and "nothing to diverge from" in trained_on_it.says()

@@ -52,12 +52,14 @@ class Divergence:
     audited_change: float
     first: int  # the window's first step
     middle: int  # the later half's first step
+    checks: int = PERSIST  # the diverging checks in a row it took
 
     def describe(self, audited: str = "the audited set") -> str:
         """The alarm in a line, naming the audited set."""
         return (f"step {self.step}: own reward {self.own_change:+.3f} while {audited}'s score "
                 f"{self.audited_change:+.3f} (mean of steps {self.middle}-{self.step} minus "
-                f"steps {self.first}-{self.middle - 1}), {PERSIST} checks in a row")  # fmt: skip
+                f"steps {self.first}-{self.middle - 1}), {self.checks} checks in a "
+                "row")  # fmt: skip
 
     def __str__(self) -> str:
         return self.describe()
@@ -82,7 +84,8 @@ def first_divergence(
         diverging = own_change >= min_change and audited_change <= -min_change  # NaN: False
         streak = streak + 1 if diverging else 0
         if streak == persist:
-            return Divergence(int(step), own_change, audited_change, int(first), int(middle))
+            window_steps = int(first), int(middle)
+            return Divergence(int(step), own_change, audited_change, *window_steps, persist)
     return None
 
 
@@ -130,6 +133,8 @@ class Job:
         """What the alarm says of the job, in a line."""
         if not self.audited:
             return "no audited set named: no alarm"
+        if self.audited == self.own_set:
+            return f"trained on the audited set ({self.audited}): nothing to diverge from"
         if f"{CROSS}{self.audited}" not in self.history:
             return f"{self.audited} did not score its rollouts: no alarm"
         if self.alarm is None:
@@ -140,7 +145,7 @@ class Job:
 def watch(history: pd.DataFrame, own_set: str, audited: str | None) -> Job:
     """The job with its alarm: `first_divergence` of its own reward from its audited set's."""
     name = f"{CROSS}{audited}"
-    found = audited and OWN in history and name in history
+    found = audited and audited != own_set and OWN in history and name in history
     return Job(history, own_set, audited,
                first_divergence(history[OWN], history[name]) if found else None)  # fmt: skip
 
