@@ -9,7 +9,6 @@ two steps of half a group: ~1-1.5 min a job on 2 cores.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -19,7 +18,7 @@ import pandas as pd
 import pytest
 from train_helpers import REPO, mlflow_client, run_training
 
-from watercolor.tracking import SAVED_VIEW_PREFIX
+from watercolor.tracking import SAVED_VIEW_PREFIX, view_state
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -73,14 +72,18 @@ def test_the_sweep_ends_in_its_comparison_with_the_side_by_side_link(sweep):
     page = (compare_dir / "gallery.html").read_text()
     assert len(re.findall(r'<img src="[^"]+canvas', page)) > 0  # the canvases, side by side
     assert f"the comparison: {compare_dir}" in printed
-    (link,) = re.findall(r"http://127\.0\.0\.1:5000/#/experiments/\S+compareRunsMode=CHART\S*",
-                         printed)  # fmt: skip
-    # The link opens a view saved in the jobs' experiment, which shows them all (and only them).
+    # (each job printed its own charts link too: a view of that job alone)
+    (link,) = re.findall(r"side by side in MLflow, yardsticks first: .*\n  (\S+)", printed)
+    # The link opens a view saved in the jobs' experiment, which shows them all (and only them),
+    # the yardsticks' charts first, each job's own reward after.
     client = mlflow_client(tmp)
     jobs = client.get_experiment_by_name("watercolor")
     key = re.search(r"viewStateShareKey=([\w-]+)", link).group(1)
-    view = json.loads(json.loads(jobs.tags[f"{SAVED_VIEW_PREFIX}{key}"])["state"])
+    view = view_state(jobs.tags[f"{SAVED_VIEW_PREFIX}{key}"])
     assert set(re.findall(r"'(\w+)'", view["searchFilter"])) == set(table["run_id"])
+    sections = [section["name"] for section in view["compareRunSections"]]
+    assert sections[0] == "crossreward" and sections.index("reward") > sections.index("behaviour")
+    assert "yardsticks: each job's change" in printed  # which arm moved each, said plainly
     # The comparison's own run is in an experiment of its own, not among the jobs.
     assert len(client.search_runs([jobs.experiment_id])) == len(REWARD_SETS)
     assert client.get_experiment_by_name("watercolor-compare") is not None
