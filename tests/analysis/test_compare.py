@@ -305,8 +305,9 @@ def test_with_one_seed_an_arm_the_table_says_there_is_no_interval(store, tmp_pat
     moves = pd.read_csv(out / "yardstick_moves.csv").set_index("metric")
     assert moves[["change_low", "difference_low"]].isna().all().all()
     printed = capsys.readouterr().out
-    assert "behaviour/flat_block_rate: gated -0.200 (no interval) (1 seed), " in printed
+    assert "behaviour/flat_block_rate: gated -0.200 (1 seed), -0.200 more than coarse" in printed
     assert "one seed an arm: no intervals" in printed
+    assert "crossreward/gate/gated: no arm moved it" in printed  # 0.75 throughout
 
 
 def test_each_job_gets_its_overoptimisation_view(compared):
@@ -324,12 +325,30 @@ def test_each_job_gets_its_overoptimisation_view(compared):
 
 
 def test_runs_without_yardsticks_write_no_yardstick_files(tmp_path):
-    table = pd.DataFrame({"run_id": ["a"], "label": ["coarse/seed0"], "arm": ["coarse"],
-                          "reward_set": ["coarse"]})  # fmt: skip
-    history = pd.DataFrame({"reward/total": [0.1, 0.2]}, index=[1, 2])
-    found = records.Records(runs=[{"run_id": "a"}], histories={"a": history})
-    assert comparison.write_yardsticks(table, {"a": history}, found, tmp_path, 0.6, 50, 0) == {}
-    assert not list(tmp_path.iterdir())  # a study's old records compare byte for byte as before
+    info = {"run_id": "a", "run_name": "a", "experiment_id": "1", "reward_set": "coarse",
+            "arm": "coarse", "seed": "0", "model": "tiny", "status": "FINISHED"}  # fmt: skip
+    history = pd.DataFrame({"reward/total": [0.1, 0.2]}, index=pd.Index([1, 2], name="step"))
+    found = records.Records(runs=[info], histories={"a": history}, configs={"a": ""})
+    paths = comparison.compare(found, None, tmp_path, gallery=False)
+    assert {"runs", "curves", "curves_table"} <= set(paths)
+    assert not {p.name for p in tmp_path.iterdir()} & {  # old records compare as before
+        "yardsticks.png", "yardsticks.csv", "yardstick_moves.csv", "yardstick_curves.csv",
+        "overoptimisation.png", "overoptimisation.csv", "identical.csv"}  # fmt: skip
+
+
+def test_identical_jobs_are_found_and_said(tmp_path, capsys):
+    # fine_grained and gated in a quick sweep: the same replies, a gate that never bit
+    history = pd.DataFrame({"reward/total": [0.6156, 0.6405], "behaviour/layering": [0.6, 0.7]},
+                           index=pd.Index([1, 2], name="step"))  # fmt: skip
+    infos = [{"run_id": s, "run_name": s, "experiment_id": "1", "reward_set": s, "arm": s,
+              "seed": "0", "model": "tiny", "status": "FINISHED"}
+             for s in ("coarse", "fine_grained", "gated")]  # fmt: skip
+    histories = {"coarse": history * 0.8, "fine_grained": history, "gated": history + 0.0001}
+    found = records.Records(runs=infos, histories=histories, configs=dict.fromkeys(histories, ""))
+    paths = comparison.compare(found, None, tmp_path, gallery=False)
+    assert comparison.print_yardsticks(paths) == [["fine_grained/seed0", "gated/seed0"]]
+    assert ("identical: fine_grained/seed0 = gated/seed0 logged the same reward/total and "
+            "yardsticks at every step") in capsys.readouterr().out  # fmt: skip
 
 
 def test_identical_jobs_are_named_in_the_printed_link_and_the_saved_view(store, tmp_path):

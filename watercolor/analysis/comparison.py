@@ -226,9 +226,11 @@ def curves_table(
     return pd.concat(frames)[columns] if frames else pd.DataFrame(columns=columns)
 
 
-def plot_curves(curves: pd.DataFrame, path: Path, title: str, smoothing: float) -> Path | None:
+def plot_curves(
+    curves: pd.DataFrame, path: Path, title: str, smoothing: float, note: str = ""
+) -> Path | None:
     """One panel per metric of `curves_table`: per arm, the mean over its seeds (line) and the
-    min-max across them (band), one colour per arm."""
+    min-max across them (band), one colour per arm; `note` under the title."""
     names = list(dict.fromkeys(curves["metric"]))
     if not names:
         return None
@@ -252,7 +254,8 @@ def plot_curves(curves: pd.DataFrame, path: Path, title: str, smoothing: float) 
     handles, labels = axes[0].get_legend_handles_labels()
     figure.legend(handles, labels, loc="outside lower center", ncols=min(6, len(labels)))
     figure.suptitle(f"{title}: line = mean over seeds, band = min-max across seeds, "
-                    f"EMA smoothing {smoothing:g} (0 = raw)", fontsize=10)  # fmt: skip
+                    f"EMA smoothing {smoothing:g} (0 = raw)" + (f"\n{note}" if note else ""),
+                    fontsize=10)  # fmt: skip
     return save_chart(figure, path, dpi=90)
 
 
@@ -264,28 +267,31 @@ def write_yardsticks(
     histories: dict[str, pd.DataFrame],
     found: Records,
     out_dir: Path,
+    names: Sequence[str],
+    identical: Sequence[Sequence[str]],
+    *,
     smoothing: float,
     resamples: int,
     seed: int,
 ) -> dict[str, Path]:
-    """What the runs' shared yardsticks say (`watercolor.analysis.yardstick_moves`), if logged:
+    """What the runs' shared yardsticks `names` say (`watercolor.analysis.yardstick_moves`):
     `yardsticks.png` and `yardstick_curves.csv` (per arm, the mean over seeds and the
     seeds' band), `yardsticks.csv` (per yardstick and arm: its change, with an interval over
     seeds), `yardstick_moves.csv` (which arm moved each most, by how much more than the next),
     `overoptimisation.png` / `.csv` (per job: its own reward against every set's score of its
-    rollouts, and the alarm); and `identical.csv` when jobs logged the same values."""
-    names = audited_first(curve_names(histories, yardstick_moves.PATTERNS), common_audited(found))
+    rollouts, and the alarm); `identical.csv` names the `identical` jobs (groups of labels)."""
     paths = {}
-    if groups := yardstick_moves.identical_jobs(table, histories, names):
+    if identical:
         paths["identical"] = out_dir / "identical.csv"
-        pd.DataFrame([{"group": i, "label": label} for i, group in enumerate(groups)
+        pd.DataFrame([{"group": i, "label": label} for i, group in enumerate(identical)
                       for label in group]).to_csv(paths["identical"], index=False)  # fmt: skip
     if not names:
         return paths
     curves = curves_table(table, histories, names, smoothing)
     paths["yardstick_curves"] = out_dir / "yardstick_curves.csv"
     curves.to_csv(paths["yardstick_curves"], index=False)
-    if path := plot_curves(curves, out_dir / "yardsticks.png", "yardsticks", smoothing):
+    note = identical_note(identical)
+    if path := plot_curves(curves, out_dir / "yardsticks.png", "yardsticks", smoothing, note):
         paths["yardsticks_chart"] = path
     changes = yardstick_moves.job_changes(table, histories, names)
     draws = yardstick_moves.seed_draws(table, changes, resamples, seed)
@@ -295,6 +301,14 @@ def write_yardsticks(
     paths["yardstick_moves"] = out_dir / "yardstick_moves.csv"
     yardstick_moves.moves(per_arm, draws).to_csv(paths["yardstick_moves"], index=False)
     return paths | write_overoptimisation(table, histories, found, out_dir, smoothing)
+
+
+def identical_note(identical: Sequence[Sequence[str]]) -> str:
+    """What a figure says of identical jobs (groups of labels): one line drawn over another."""
+    if not identical:
+        return ""
+    groups = "; ".join(" = ".join(group) for group in identical)
+    return f"identical jobs, one line drawn over the other: {groups}"
 
 
 def write_overoptimisation(
@@ -405,8 +419,11 @@ def compare(
     table.to_csv(paths["runs"], index=False)
     aggregate(table).to_csv(paths["aggregate"])
     provenance_table(found, table["label"]).to_csv(paths["provenance"], index=False)
-    paths |= write_curves(table, histories, out_dir, smoothing)
-    paths |= write_yardsticks(table, histories, found, out_dir, smoothing, resamples, seed)
+    names = audited_first(curve_names(histories, yardstick_moves.PATTERNS), common_audited(found))
+    identical = yardstick_moves.identical_jobs(table, histories, names)
+    paths |= write_curves(table, histories, out_dir, smoothing, identical_note(identical))
+    paths |= write_yardsticks(table, histories, found, out_dir, names, identical,
+                              smoothing=smoothing, resamples=resamples, seed=seed)  # fmt: skip
     if gallery:
         paths["gallery"] = write_gallery(canvases, table, found, out_dir)
     matrix = matrices.matrix_table(found)
@@ -423,14 +440,19 @@ def in_order(found: Records) -> Records:
 
 
 def write_curves(
-    table: pd.DataFrame, histories: dict[str, pd.DataFrame], out_dir: Path, smoothing: float
+    table: pd.DataFrame,
+    histories: dict[str, pd.DataFrame],
+    out_dir: Path,
+    smoothing: float,
+    note: str = "",
 ) -> dict[str, Path]:
-    """curves.png, components.png and curves.csv (both figures' smoothed means and bands)."""
+    """curves.png, components.png and curves.csv (both figures' smoothed means and bands);
+    `note` under the figures' titles."""
     paths, frames = {}, []
     for name, patterns in (("curves", CURVE_METRICS), ("components", COMPONENT_METRICS)):
         curves = curves_table(table, histories, curve_names(histories, patterns), smoothing)
         frames.append(curves)
-        if path := plot_curves(curves, out_dir / f"{name}.png", name, smoothing):
+        if path := plot_curves(curves, out_dir / f"{name}.png", name, smoothing, note):
             paths[name] = path
     paths["curves_table"] = out_dir / "curves.csv"
     pd.concat(frames).to_csv(paths["curves_table"], index=False)
