@@ -224,6 +224,20 @@ def test_remote_rendering_is_told_the_episode_its_servers_must_run():
     assert renderer.episode["rules"]["max_chars"] == 900
 
 
+def test_training_paints_the_second_paper_its_set_reads():
+    from watercolor.config import reward_set
+    from watercolor.render.renderers import LocalRenderer
+    from watercolor.training.job import build_renderer
+
+    cfg = compose_train(["reward=show_through"])
+    rewards = reward_set("show_through")
+    renderer = build_renderer(cfg.renderer, cfg.task, [rewards])
+    assert isinstance(renderer, LocalRenderer)
+    assert renderer.episode.keywords["second_paper"] == rewards.second_paper
+    plain = build_renderer(cfg.renderer, cfg.task, [reward_set("fine_grained")])
+    assert "second_paper" not in plain.episode.keywords
+
+
 @pytest.mark.parametrize(
     ("task", "reward", "made_for"), [("svg", "coarse", "painting"), ("painting", "svg_fine", "svg")]
 )
