@@ -146,6 +146,19 @@ def test_evaluate_the_tiny_model_scores_every_sample_under_every_set(smoke_model
 
 
 @pytest.mark.browser
+def test_evaluation_paints_the_second_paper_a_set_reads(reward_sets):
+    """show_through reads opacity from a second paper: evaluation paints it when that set is
+    among those scoring (`Task.painting_for`), and not otherwise."""
+    reply = f"```js\n{sample_sketches()['hibiscus']}\n```"
+    samples = [Sample(0, "paint a red poppy", 0, reply, 100, False)]
+    spec = EvaluationSpec.configured(render=RENDER, progress=False)
+    (twinned,) = spec.paint(samples, [reward_sets["show_through"]])
+    assert twinned.ok and twinned.twin_paper == reward_sets["show_through"].second_paper
+    (alone,) = spec.paint(samples, [reward_sets["fine_grained"]])
+    assert alone.ok and alone.twin is None
+
+
+@pytest.mark.browser
 def test_painted_canvases_reach_the_summary_and_the_gallery(reward_sets, tmp_path):
     sketches = sample_sketches()
     p0, p1 = "paint an olive pear in watercolour", "paint a coral koi fish in watercolour"
