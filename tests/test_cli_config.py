@@ -74,7 +74,7 @@ def test_a_scored_canvas_has_the_configured_density():
     for argv, side in [((), 300), (("--set", "renderer.pixel_density=0.25"), 150)]:
         args = score.parse_args(["s.js", "--reward", "coarse", *argv])
         cfg = options.compose(args, [f"reward={args.reward}"])
-        (canvas,) = asyncio.run(score.paint_all([WATERCOLOUR], cfg, seed=0))
+        (canvas,) = asyncio.run(score.paint_all([WATERCOLOUR], cfg, 0, instantiate(cfg.reward)))
         assert canvas.ok and canvas.rgba.shape == (side, side, 4), canvas.errors
 
 

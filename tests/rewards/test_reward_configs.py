@@ -1,6 +1,7 @@
 """conf/reward/*.yaml compose with Hydra, instantiate into RewardSets, reweight from the CLI,
 and order genuine watercolours above the cheats the way the design says they should."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -76,8 +77,14 @@ def test_every_reward_config_instantiates_and_scores(name):
     rewards = reward_set(name)
     assert isinstance(rewards, RewardSet)
     assert sum(rewards.weights.values()) == pytest.approx(1.0)  # documented: totals in [0, 1]
-    score = rewards.score(paint.layered_watercolour(), prompt=PROMPT)
-    assert 0.0 < score.total <= 1.0
+    canvas = paint.layered_watercolour()
+    lowest = 0.0
+    if rewards.second_paper:  # painted over one paper only: no verdict, never "opaque"
+        assert rewards.score(canvas, prompt=PROMPT).total is None
+        # a twin that is no matte (no paper of its own to read): a verdict, the matte's 0
+        canvas, lowest = replace(canvas, twin=canvas, twin_paper=rewards.second_paper), -1e-9
+    score = rewards.score(canvas, prompt=PROMPT)
+    assert lowest < score.total <= 1.0
     assert set(score.components) == set(rewards.components)
     assert rewards.score(Canvas(status=Status.INFRA_ERROR)).total is None
 

@@ -95,15 +95,16 @@ class Component:
         return self.fn(first, **{k: v for k, v in columns.items() if k in self.columns})
 
     def key(self, columns: Mapping) -> tuple | None:
-        """What this call on a canvas is: the function, its bound parameters and the columns it
-        reads (by value, as text); None where that cannot be said (a callable object)."""
+        """What this call on a canvas is: the function itself (two lambdas are two), its bound
+        parameters and the columns it reads (by value, as text); None where that cannot be said
+        (a callable object, whose state could differ)."""
         fn, bound = self.fn, ()
         while isinstance(fn, functools.partial):
             bound, fn = (repr(fn.args), repr(sorted(fn.keywords.items())), *bound), fn.func
         if not inspect.isfunction(fn):
             return None
         read = repr(sorted((k, v) for k, v in columns.items() if k in self.columns))
-        return (fn.__module__, fn.__qualname__, *bound, read)
+        return (fn, *bound, read)
 
 
 def component_value(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -77,7 +77,7 @@ class Task:
     turns: int = 1
     feedback_image_px: int = 128
     audit: Callable[..., AuditTable] | None = None
-    audited_reward: str | None = None
+    audited_reward: str | None = field(kw_only=True)  # each task's config says (null: none)
 
     def painting_for(self, *reward_sets: RewardSet) -> Task:
         """This task with its episode painting each reply as `reward_sets` read it: again over
