@@ -3,12 +3,11 @@
 # Debian base that prepare.sh imports (no registry serves python:3.11-slim-bookworm here), the
 # build's RUN steps on the host's network (Debian, PyPI, npm) trusting the machine's CA bundle.
 # Prints the build time and the image's size.
-#   bash scripts/container/build.sh [TASK]        # TASK: painting (default) or svg
+#   bash scripts/container/build.sh             # localhost/watercolor-env:latest (both tasks)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/container/env.sh
-task="${1:-painting}"
-image="$WATERCOLOR_IMAGE:$task"
+image="$WATERCOLOR_IMAGE:latest"
 bash scripts/container/prepare.sh
 ca="${PIP_CERT:-/etc/ssl/certs/ca-certificates.crt}"
 start=$SECONDS
@@ -17,5 +16,5 @@ start=$SECONDS
 nice -n "${NICE:-10}" podman build --format docker --network host \
   --volume "$ca:$ca:ro" --build-arg CA_BUNDLE="$ca" \
   --build-arg BASE="$WATERCOLOR_BASE_IMAGE" --build-arg JS_BASE="$WATERCOLOR_BASE_IMAGE" \
-  --build-arg TASK="$task" --file envs/Dockerfile --tag "$image" .
+  --file envs/Dockerfile --tag "$image" .
 echo "built $image in $((SECONDS - start)) s: $(podman image inspect --format '{{.Size}}' "$image" | awk '{printf "%.0f MB", $1/1e6}')"

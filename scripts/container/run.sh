@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Start the environment's image with no network, run the README's client snippet against it from
 # a second container that shares only its network namespace, and stop it.
-#   bash scripts/container/run.sh [TASK]       # builds the image first when it is missing
+#   bash scripts/container/run.sh          # builds the image first when it is missing
 #
 # `--network none` gives the server's container a network namespace with loopback only: nothing
 # it runs (the server, Chromium, a sketch that escaped the page) has a route out, enforced by the
@@ -13,14 +13,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/container/env.sh
-task="${1:-painting}"
-image="$WATERCOLOR_IMAGE:$task"
-name="watercolor-env-$task-$$"
-podman image exists "$image" || bash scripts/container/build.sh "$task"
+image="$WATERCOLOR_IMAGE:latest"
+name="watercolor-env-$$"
+podman image exists "$image" || bash scripts/container/build.sh
 
 source scripts/container/start.sh  # start_subject NAME IMAGE, wait_healthy NAME
 trap 'podman rm -f --time 10 "$name" >/dev/null 2>&1 || true' EXIT
-start_subject "$name" "$image"
+start_subject "$name" "$image" painting  # the snippet paints p5.brush
 wait_healthy "$name"
 snippet=$(python3 -c '
 import re, sys

@@ -1,12 +1,12 @@
 # Sourced: how the scripts and tests/env/test_container.py start the image.
-#   start_subject NAME IMAGE [SERVER ARGS...]    wait_healthy NAME [TIMEOUT_S]
+#   start_subject NAME IMAGE [TASK [COMMAND...]]    wait_healthy NAME [TIMEOUT_S]
 #
 # The container: no network (loopback only), a read-only root with tmpfs for /tmp and the user's
 # home (Chromium's profile), no capabilities, no privilege gain, the manifest's resources
 # (2 CPUs, 3 GiB), a cap on processes, and a /dev/shm large enough for Chromium's pages.
 start_subject() {
-  local name=$1 image=$2; shift 2
-  podman run --detach --name "$name" --network none \
+  local name=$1 image=$2 task=${3:-painting}; shift $(( $# < 3 ? $# : 3 ))
+  podman run --detach --name "$name" --network none --env WATERCOLOR_TASK="$task" \
     --read-only --tmpfs /tmp:rw,size=512m,mode=1777 --tmpfs /home/painter:rw,size=256m,mode=1777 \
     --cap-drop ALL --security-opt no-new-privileges \
     --cpus 2 --memory 3g --pids-limit 1024 --shm-size 512m \

@@ -11,12 +11,14 @@ Skipped where podman is absent (scripts/container/prepare.sh installs it, as roo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import subprocess
 import sys
 import uuid
+from collections.abc import Iterator
 
 import pytest
 from env_servers import REPO, running_server
@@ -31,7 +33,7 @@ pytestmark = [
 ]
 
 SCRIPTS = REPO / "scripts" / "container"
-IMAGE = "localhost/watercolor-env:painting"
+IMAGE = "localhost/watercolor-env:latest"
 SKETCH = """function setup() {
   createCanvas(600, 600, WEBGL);
   background(250, 243, 227);
@@ -63,6 +65,17 @@ REPLIES = [
     fence("// padding\n" * 7000 + SKETCH),
     fence("function setup() { createCanvas(600, 600, WEBGL); brush.circle(0, 0, notDefined); }"),
 ]
+SVG = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 600">
+  <rect width="600" height="600" fill="#faf3e3"/>
+  <circle cx="300" cy="320" r="150" fill="#3a6ea5" opacity="0.7"/>
+  <path d="M120 480 Q300 380 480 480" stroke="#c0392b" stroke-width="12" fill="none"/>
+</svg>"""
+SVG_REPLIES = [
+    f"```svg\n{SVG}\n```",
+    "```svg\n<svg xmlns='http://www.w3.org/2000/svg'><image href='http://example.com/a.png'/></svg>\n```",
+    "no drawing",
+    "",
+]
 
 
 def shell(script: str, *args: str, timeout: float) -> subprocess.CompletedProcess:
@@ -84,9 +97,9 @@ def verdicts(lines: str) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def image() -> str:
-    """The painting image, built (or found in podman's layer cache) by build.sh."""
+    """The image, built (or found in podman's layer cache) by build.sh."""
     built = subprocess.run(
-        ["bash", str(SCRIPTS / "build.sh"), "painting"],
+        ["bash", str(SCRIPTS / "build.sh")],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -97,16 +110,24 @@ def image() -> str:
     return IMAGE
 
 
-@pytest.fixture(scope="module")
-def container(image):
-    """The image running with no network; removed (with its Chromium) at the end."""
-    name = f"watercolor-test-{uuid.uuid4().hex[:8]}"
-    started = shell('start_subject "$1" "$2" && wait_healthy "$1" 240', name, image, timeout=300)
+@contextlib.contextmanager
+def running_container(image: str, task: str) -> Iterator[str]:
+    """The image serving `task` with no network, healthy, its name; removed at the end."""
+    name = f"watercolor-test-{task}-{uuid.uuid4().hex[:8]}"
+    start = 'start_subject "$1" "$2" "$3" && wait_healthy "$1" 240'
+    started = shell(start, name, image, task, timeout=300)
     try:
         assert started.returncode == 0, started.stdout + started.stderr
         yield name
     finally:
         subprocess.run(["podman", "rm", "-f", "--time", "10", name], capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def container(image):
+    """The painting server's container, for the tests that only need one."""
+    with running_container(image, "painting") as name:
+        yield name
 
 
 def ask_container(name: str, image: str, replies: list[str]) -> list[dict]:
@@ -152,13 +173,17 @@ def ask_checkout(url: str, replies: list[str]) -> list[dict]:
     return verdicts(asked.stdout)
 
 
-def test_the_image_gives_the_checkouts_verdicts_on_the_same_replies(container, image):
-    inside = ask_container(container, image, REPLIES)
-    with running_server() as url:
-        outside = ask_checkout(url, REPLIES)
-    print("container:", inside, "\ncheckout: ", outside, sep="\n")
-    assert len(inside) == len(outside) == len(REPLIES)
-    for reply, got, want in zip(REPLIES, inside, outside, strict=True):
+@pytest.mark.parametrize(
+    ("task", "replies"), [("painting", REPLIES), ("svg", SVG_REPLIES)], ids=["painting", "svg"]
+)
+def test_the_image_gives_the_checkouts_verdicts_on_the_same_replies(image, task, replies):
+    with running_container(image, task) as name:
+        inside = ask_container(name, image, replies)
+    with running_server("--set", f"task={task}") as url:
+        outside = ask_checkout(url, replies)
+    print("container:", inside, "checkout:", outside, sep="\n")
+    assert len(inside) == len(outside) == len(replies)
+    for reply, got, want in zip(replies, inside, outside, strict=True):
         verdict, expected = (got["status"], got["violations"]), (want["status"], want["violations"])
         assert verdict == expected, reply[:80]
         # SwiftShader moves a watercolour's score by ~0.01 between renders (docs/environment.md)
@@ -195,7 +220,7 @@ def test_the_readme_snippet_runs_against_the_image():
     """scripts/container/run.sh: starts its own container, runs the README's snippet in its
     network namespace, removes it."""
     ran = subprocess.run(
-        ["bash", str(SCRIPTS / "run.sh"), "painting"],
+        ["bash", str(SCRIPTS / "run.sh")],
         cwd=REPO,
         capture_output=True,
         text=True,
