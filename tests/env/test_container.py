@@ -26,6 +26,9 @@ from env_servers import REPO, running_server
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.browser,
+    # a first build on a fresh machine (podman installed, the base made, the image built) takes
+    # ~10 min on 2 busy cores: past the suite's 600 s per test
+    pytest.mark.timeout(1800),
     pytest.mark.skipif(
         shutil.which("podman") is None,
         reason="podman is not installed: bash scripts/container/prepare.sh (root) installs it",
