@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from watercolor.analysis.yardstick_moves import identical_jobs, job_change
+from watercolor.analysis.yardstick_moves import identical_jobs, job_change, moves, moves_text
 
 
 def test_a_jobs_change_is_its_last_five_values_mean_minus_its_first_fives():
@@ -44,3 +44,12 @@ def test_jobs_with_the_same_reward_and_yardsticks_at_every_step_are_identical():
         ["job a", "job c", "job g"]
     ]
     assert identical_jobs(table, histories, []) == [["job a", "job c", "job d", "job f", "job g"]]
+
+
+def test_jobs_of_one_logged_step_give_a_table_that_reads_back(tmp_path):
+    # a sweep of one-step jobs (the experiments' smoke runs) moves nothing: the table is empty,
+    # and compare reads it back and says so (it failed: a file with no columns)
+    empty = pd.DataFrame(columns=["metric", "arm", "seeds", "change", "low", "high"])
+    moves(empty, {}).to_csv(tmp_path / "moves.csv", index=False)
+    read = pd.read_csv(tmp_path / "moves.csv")
+    assert read.empty and "(no yardsticks logged)" in moves_text(read)

@@ -106,7 +106,12 @@ def moves(per_arm: pd.DataFrame, draws: Mapping) -> pd.DataFrame:
             row |= {"versus": other["arm"], "difference": gap.mean, "difference_low": gap.low,
                     "difference_high": gap.high}  # fmt: skip
         rows.append(row)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=MOVES_COLUMNS)
+
+
+# `moves`' columns, so a table without a row (jobs of one logged step) still reads back.
+MOVES_COLUMNS = ["metric", "moved_most", "seeds", "change", "change_low", "change_high",
+                 "versus", "difference", "difference_low", "difference_high"]  # fmt: skip
 
 
 def estimate_gap(top: pd.Series, other: pd.Series, draws: Mapping) -> stats.Estimate:
