@@ -36,6 +36,9 @@ pytestmark = [
 ]
 
 SCRIPTS = REPO / "scripts" / "container"
+# podman reads our settings (runc, no default ulimits) from the file CONTAINERS_CONF names, as
+# scripts/container/env.sh sets it for the scripts; the test's own podman calls need it too.
+os.environ.setdefault("CONTAINERS_CONF", str(SCRIPTS / "containers.conf"))
 IMAGE = "localhost/watercolor-env:latest"
 SKETCH = """function setup() {
   createCanvas(600, 600, WEBGL);
