@@ -4,7 +4,8 @@ config, so the declared reward range, resources and prompt pin are the ones the 
     python -m watercolor.env.manifest                    # envs/painting/: openenv.yaml, oracle.json
     python -m watercolor.env.manifest --set task=svg     # envs/svg/
     python -m watercolor.env.manifest --check            # exit 1 if a committed file is stale
-    openenv validate envs/painting                       # OpenEnv's validator reads it
+    openenv validate envs/painting --level static        # OpenEnv's validator reads it
+    python scripts/container/validate.py painting        # and, with podman, runs it (runtime)
 
 What it declares (openenv 0.10's `validation:` block; `openenv.validation.manifest`):
 - reward: the task's default reward set (the server's): its range from the weights, the oracle's
@@ -22,6 +23,10 @@ What it declares (openenv 0.10's `validation:` block; `openenv.validation.manife
 - network: `no-network`, the sandbox's promise (watercolor/render/pool.py: Chromium reaches no
   network and no file).
 - task_distribution: a sha256 of the train prompts, in order (what `reset` draws from).
+- execution: how the validator's runtime level builds and reaches the package: its `Dockerfile`
+  (`envs/<task>/Dockerfile`, also written here: the environment's image, envs/Dockerfile, serving
+  this task on OpenEnv's port 8000), the package folder as context, the OpenEnv WebSocket
+  protocol, and the oracle's plan as the episode it plays.
 
 Why a folder per task beside the code, not the repository root: the validator hashes the whole
 package tree and refuses symbolic links, and the root holds node_modules' links; and
@@ -55,6 +60,21 @@ FLOOR_MARGIN = 0.9  # a null reply earns at most 0.1 of 1 (measured: 0)
 SERVER_MB = 1024  # the Python server beside its browsers: an allowance, not a measurement
 DISK_MB = 512  # an episode writes nothing; Chromium keeps a temporary profile
 HEADER = "# Written by `python -m watercolor.env.manifest{flag}` from conf/: edit the config.\n"
+# The environment's image as `docker build -f envs/Dockerfile -t watercolor-env .` tags it; the
+# package's Dockerfile only names the task and OpenEnv's port (the validator passes no build
+# arguments and its context is the package folder, which holds no code).
+ENV_IMAGE = "watercolor-env"
+OPENENV_PORT = 8000  # where OpenEnv's providers reach a subject (openenv.validation.providers)
+DOCKERFILE = """\
+# The image OpenEnv's validator builds for this package (openenv.yaml's validation.execution):
+# the environment's image, built first from the repository root, serving {task} on port {port}.
+#   docker build -f envs/Dockerfile -t {image} .   (scripts/container/build.sh here)
+# HOME: the validator runs the subject as an unnamed user (--user 65532) on a read-only root
+# where only /tmp is writable; Chromium keeps its profile and caches under HOME.
+FROM {image}
+ENV WATERCOLOR_TASK={task} WATERCOLOR_PORT={port} HOME=/tmp
+EXPOSE {port}
+"""
 
 
 def reward_range(rewards: RewardSet) -> tuple[float, float]:
@@ -113,6 +133,13 @@ def manifest(cfg: DictConfig) -> dict:
             },
             "resources": resources(cfg, rewards, task.turns),
             "network": {"mode": "no-network"},
+            "execution": {
+                "kind": "openenv_ws",
+                "probe_path": "oracle.json",
+                "dockerfile": "Dockerfile",
+                "context": ".",
+                "agent_boundary": "api",
+            },
             "task_distribution": {"dataset_version": prompt_pin(list(task.train_prompts))},
             "capabilities": {
                 "verifier": {"kind": "reward_channel"},
@@ -125,7 +152,7 @@ def manifest(cfg: DictConfig) -> dict:
 
 
 def files(overrides: list[str]) -> dict[Path, str]:
-    """{path: text} of a task's package: openenv.yaml and oracle.json."""
+    """{path: text} of a task's package: openenv.yaml, oracle.json and the Dockerfile."""
     cfg = compose_train(overrides)
     folder = ENVS / cfg.task.name
     flag = "".join(f" --set {o}" for o in overrides)
@@ -134,6 +161,8 @@ def files(overrides: list[str]) -> dict[Path, str]:
     return {
         folder / "openenv.yaml": HEADER.format(flag=flag) + text,
         folder / "oracle.json": json.dumps(plan, indent=2) + "\n",
+        folder / "Dockerfile": HEADER.format(flag=flag)
+        + DOCKERFILE.format(task=cfg.task.name, port=OPENENV_PORT, image=ENV_IMAGE),
     }
 
 
