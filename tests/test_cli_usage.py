@@ -37,7 +37,7 @@ PAINTER = "tasks.painting.painter."  # painting's tiny painter: tiny, kinds, tin
 # id -> (module, arguments, what the error names, argparse's usage message comes first)
 CASES = {
     "calibration-unknown-split": (CALIBRATION, ["--split", "nope"], "nope", True),
-    "bench-missing-sketches": ("bench", ["render", "--sketches", MISSING], MISSING, False),
+    "bench-missing-sketches": ("bench", ["render_modes", "--sketches", MISSING], MISSING, False),
     "render-missing-sketch": ("render", [MISSING], MISSING, False),
     "render-bad-override": ("render", [MISSING, "--set", "nope=1"], "nope", False),
     "score-missing-sketch": ("score", [MISSING], MISSING, False),

@@ -43,7 +43,7 @@ from watercolor.tracking import log_rollouts, mlflow_run, run_name  # noqa: E402
 from watercolor.training.mlflow_callback import RolloutLogger  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-# One step's log of a real run (python -m watercolor.bench train), trimmed: TRL's metrics and
+# One step's log of a real run (python -m watercolor.bench grpo_steps), trimmed: TRL's metrics and
 # the scorer's, under the names they have in TRL's logs.
 TRL_LOG = {
     "loss": 0.048, "grad_norm": 0.38, "learning_rate": 3e-05, "num_tokens": 4080.0,

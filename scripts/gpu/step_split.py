@@ -4,7 +4,7 @@
 
 Wall seconds: the step (TRL's `step_time`), generation (`rollouts/generation_s`), render and
 score that the step waited for (`rollouts/reward_wall_s`), the update (the rest, as
-`python -m watercolor.bench train` counts it); CPU-seconds by part over the job's processes
+`python -m watercolor.bench grpo_steps` counts it); CPU-seconds by part over the job's processes
 (`step_cpu/*`, Chromium's renderers in `chromium_s`); GPU memory (`step_gpu/*`); and what the
 step painted and earned.
 """

@@ -1,4 +1,4 @@
-"""`bench matting` measures what a second paper costs (it asserts no speed: goals live in the
+"""`bench matting_cost` measures what a second paper costs (it asserts no speed: goals live in the
 bench)."""
 
 import argparse

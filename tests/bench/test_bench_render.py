@@ -1,4 +1,4 @@
-"""`bench render`'s parts that measure (they assert no speed: goals live in the bench)."""
+"""`bench render_modes`' parts that measure (they assert no speed: goals live in the bench)."""
 
 import re
 import sys

@@ -1,4 +1,4 @@
-"""`python -m watercolor.bench train` runs both modes side by side and reports the split.
+"""`python -m watercolor.bench grpo_steps` runs both modes side by side and reports the split.
 
 It measures; it asserts no speed (DESIGN: performance goals live in the bench, not in tests).
 """
@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 def test_bench_train_splits_sequential_and_overlapped_steps_and_runs_jobs_side_by_side(tmp_path):
     command = [
-        sys.executable, "-m", "watercolor.bench", "train", "--smoke", "--steps", "2",
+        sys.executable, "-m", "watercolor.bench", "grpo_steps", "--smoke", "--steps", "2",
         "--jobs", "2", "--json",
     ]  # fmt: skip
     # A user's store (or MLflow's export of one, left by an earlier in-process run) must not

@@ -3,7 +3,7 @@ over a reward set's second paper (`RewardSet.second_paper`), and times both side
 browser's CPU-seconds a reply costs with the twin against without it (`twin_cpu_ratio`), and
 the matting reading's scoring time (`matting_score_ms`).
 
-    python -m watercolor.bench matting [--repeat 2]
+    python -m watercolor.bench matting_cost [--repeat 2]
 
 Only sets that read opacity (conf/reward/show_through.yaml) pay for the twin.
 """

@@ -28,8 +28,8 @@ part by at most SCORE_TOLERANCE), and the pixels of canvases both painted
 (`max_differing_pixel_share`: the largest share of pixels differing in any channel;
 `max_channel_difference`, out of 255).
 
-render.py's `where_the_time_goes` launches its own SwiftShader browser, so the per-process split
-here is read over the pool's own browsers instead. With `--json` the last line printed is one
+render_modes.py's `where_the_time_goes` launches its own SwiftShader browser, so the per-process
+split here is read over the pool's own browsers instead. With `--json` the last line printed is one
 JSON object holding every figure, and `environment`: the variables that tell the GPU's drivers
 where to be found (glvnd's EGL vendor files, the Vulkan ICD, LD_LIBRARY_PATH), as this run saw.
 """

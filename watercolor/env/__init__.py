@@ -3,7 +3,7 @@
     python -m watercolor.env.serve                        # server: many sessions, one pool
     from watercolor.env.client import CanvasEnv, paint_remote
 
-models.py (wire types), environment.py (CanvasEnvironment), scoring.py (default score),
+models.py (wire types), environment.py (CanvasEnvironment), step_reward.py (default score),
 rubric.py (the reward set as an OpenEnv rubric tree), manifest.py (envs/<task>/openenv.yaml),
 serve.py (the server), client.py (typed client, remote painting).
 

@@ -48,7 +48,7 @@ What the sandbox isolates:
 - network: the harness is served by Playwright for a made-up origin and every other request
   (fetch, XHR, WebSocket, EventSource, images, scripts, workers, dynamic import, beacons,
   file://, navigations) is refused three times over: the document's CSP (`default-src
-  'none'`, see harness.py), Playwright's routing (only our own one-time harness URL is
+  'none'`, see page_harness.py), Playwright's routing (only our own one-time harness URL is
   answered) and Chromium flags (all host names resolve to nothing; WebRTC may not use UDP).
   Any attempt fails the sketch, with the refused URL in `errors`.
 - files and storage: the document has an opaque origin (CSP `sandbox`), so no cookies,

@@ -23,7 +23,7 @@ painted the twins already. Sets with group components (a judge's win rate) or se
 unless `cross_rewards` names them. A remote renderer paints no twins here.
 
 What it costs is the job's CPU while it runs (the twin renders in Chromium included):
-`step_cpu/yardsticks_s` (`watercolor.training.step_cpu`); `python -m watercolor.bench train`
+`step_cpu/yardsticks_s` (`watercolor.training.step_cpu`); `python -m watercolor.bench grpo_steps`
 sets it against the default step. `yardsticks.enabled=false` turns it off,
 `yardsticks.cross_rewards=[coarse]` narrows it, `yardsticks.second_paper_every=0` paints no twin.
 """
