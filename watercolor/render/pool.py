@@ -11,75 +11,18 @@
     >>> canvas.status, canvas.rgba.shape
     (<Status.OK: 'ok'>, (256, 256, 4))
 
-`workers` lanes, each its own browser running one sketch at a time on two pages (each in its
-own browser context, hence its own renderer process), each holding a freshly loaded harness
-document of the task's harness (painting's: p5 and p5.brush already started), so a sketch costs
-about its own draw time. After a sketch its page loads a fresh document in the background
-(page.py says why documents are never reused). A browser per lane, not one shared: WebGL is
-drawn in a browser's one GPU process, so only then is the CPU a browser spends while a sketch
-runs that sketch's own.
-`render` never raises for a bad sketch: it returns a `Canvas` whose status says what happened
-(`ok`, `error`, `timeout`, `crashed`), and `infra_error` only when *we* failed (the browser
-died twice under the sketch or cannot be launched, the harness is broken), so a trainer can
-drop the sample instead of scoring a fake zero. A sketch in flight when the browser dies is
-run again on a relaunched browser; the other sketches of a batch are not disturbed. After a
-time-out the pool retires the browser (its GPU process may still be drawing what the stopped
-sketch queued) and starts a new one; sketches in flight on the old one run again there.
+`workers` lanes, each its own browser running one sketch at a time on two warm pages, each page
+holding a fresh document of the task's harness (`watercolor.render.page_harness`: the contract
+every harness keeps). `render` never raises for a bad sketch: it returns a `Canvas` whose status
+says what happened, and `infra_error` only when *we* failed, so a trainer can drop the sample
+instead of scoring a fake zero.
 
-What a sketch gets is its harness's to say (`watercolor.render.page_harness` has the contract every
-harness keeps; painting's, p5 global mode on a WEBGL canvas: watercolor/tasks/painting/harness.py).
-The pool gives each the canvas `size`, `pixel_density`, the seed and `max_frames`; the pixels
-come back as the harness's PNG (never a screenshot), and `png` is set only when the status is
-`ok`.
-
-Determinism: the same code and seed give the same picture up to SwiftShader's rasteriser.
-Renders in one browser were bit-identical in our runs (also two pages at once); across browser
-launches a layered 600 px watercolour differed in at most 7 of 360,000 pixels by at most 5/255.
-`DETERMINISM_TOLERANCE` is the bound the tests hold it to. A different seed moves the washes.
-
-Who paints WebGL is `config.webgl` (browser.py): SwiftShader on the CPU by default, or a GPU
-through ANGLE (`egl`, `vulkan`). Everything above and below was measured with SwiftShader. On a
-GPU the pixels come from its driver's rasteriser (`python -m watercolor.bench.webgl` compares
-them and their scores with SwiftShader's), and the GPU's own drawing is not CPU time: a sketch's
-limit then counts its browser's CPU (the driver's work and waits in the GPU process included),
-and the wall-clock backstop bounds the rest. `RenderPool.webgl_renderer` says what a page got.
-
-What the sandbox isolates:
-- network: the harness is served by Playwright for a made-up origin and every other request
-  (fetch, XHR, WebSocket, EventSource, images, scripts, workers, dynamic import, beacons,
-  file://, navigations) is refused three times over: the document's CSP (`default-src
-  'none'`, see page_harness.py), Playwright's routing (only our own one-time harness URL is
-  answered) and Chromium flags (all host names resolve to nothing; WebRTC may not use UDP).
-  Any attempt fails the sketch, with the refused URL in `errors`.
-- files and storage: the document has an opaque origin (CSP `sandbox`), so no cookies,
-  localStorage or IndexedDB; file:// is refused; downloads, popups and forms are off.
-- state: each sketch gets a new document in a new JS realm; nothing carries over.
-- time: `time_limit_s` per sketch (setup, frames and pixel read-back) of **CPU time** spent by
-  its lane's browser (renderer, GPU process and browser, read with psutil every 0.1 s), with a
-  wall-clock backstop of `WALL_LIMIT_FACTOR` times the limit. A verdict therefore does not
-  depend on how busy the machine is or on what the neighbouring sketches do: a sketch that
-  needs 6 core-s is `ok` whether it draws in 6 s alone or in 15 s beside other work. (The
-  page's previous document loading in the background can add ~0.5 core-s at a sketch's start.)
-  Enforced from Python; a busy loop is stopped with CDP `Runtime.terminateExecution`, and the
-  browser is replaced. Where the browser's processes cannot be read, the limit is wall time.
-- memory: V8's heap is capped (`--max-old-space-size=js_heap_mb`), so allocation bombs end
-  as `crashed` in about a second; a watchdog kills any renderer process above
-  `RENDERER_MEMORY_FACTOR * js_heap_mb` resident (canvas and image bombs: `crashed` after
-  1-3 CPU-s at the default cap; their growth slows near it, so on a slow machine one can reach
-  the time limit first and end as `timeout`: bounded either way);
-  typed-array bombs end as a RangeError, deep recursion too (`error`).
-- dialogs (alert, confirm, prompt) are dismissed; navigation and reload are refused; each
-  fails the sketch and is named in `errors`.
-- errors are caught by listeners installed before the sketch runs and by Playwright's
-  `pageerror`, so overriding window.onerror, console or addEventListener hides nothing.
-
-What it does not isolate: Chromium runs with `--no-sandbox` (we are root in containers), so a
-renderer exploit would own this user account; Chromium's own bugs; CPU, GPU-process and cache
-side channels; CPU contention (lanes share the machine's cores: a heavy sketch slows the others'
-wall time, not their CPU-time verdicts; GPU memory is bounded only by the time limit);
-a sketch can tamper with its own page (e.g. prototypes the harness did not save) and so fail
-its own render, never another's. Always close the pool (`async with`): a process that exits
-without closing it leaves Chromium processes behind.
+What it isolates: network (the document's CSP, Playwright's routing, Chromium's flags), files and
+storage (an opaque origin), state (a new document per sketch), time (`time_limit_s` of the lane
+browser's CPU time, a wall-clock backstop), memory (a capped V8 heap, a watchdog on renderer
+memory), dialogs and navigation. What it does not: Chromium runs with `--no-sandbox`, its own
+bugs, side channels, CPU contention. Always close the pool (`async with`). Each of these in
+detail, with determinism and WebGL on a GPU: docs/environment.md, "The render pool".
 """
 
 from __future__ import annotations
