@@ -13,61 +13,21 @@ The build, in three cached steps:
 
 1. The base painter, `watercolor.tasks.painting.painter.tiny.ensure_tiny_model(config.base)`: by
    default the default painter itself (`tiny.DEFAULT`), found in the cache, not rebuilt.
-2. Revision records (`watercolor.tasks.painting.painter.revision_corpus`: crash -> fixed, flat ->
-   layered, weak -> better, off-colour -> on-colour, good -> kept), painted in headless Chromium
-   by the training renderer and task episode (conf/renderer/local.yaml, conf/task/painting.yaml) and
-   scored by the reward set `config.feedback_reward` (conf/reward/<name>.yaml, `fine_grained`:
-   the default run's), so each feedback turn is `feedback(canvas, score)` of the draft's real
-   canvas, as `watercolor.training.revision` writes it. At most `9 * records_per_kind` renders of
-   ~1-7
-   CPU-s each; cached as `<cache_root>/revision-records-<hash>.json`, so a model that changes
-   only its SFT settings renders nothing, and copied beside the weights (`revision_records.json`).
+2. Revision records (`watercolor.tasks.painting.painter.revision_corpus`: crash -> fixed, flat
+   -> layered, weak -> better, off-colour -> on-colour, good -> kept), painted in headless
+   Chromium by the training renderer and task episode (conf/renderer/local.yaml,
+   conf/task/painting.yaml) and scored by the reward set `config.feedback_reward`
+   (conf/reward/<name>.yaml, `fine_grained`: the default run's), so each feedback turn is
+   `feedback(canvas, score)` of the draft's real canvas, as `watercolor.training.revision`
+   writes it.
 3. Supervised fine-tuning continued from the base's weights and tokenizer, with the base's own
    recipe (`builder.warm_start`: TRL's SFTTrainer on prompt-completion records, loss on the
    completion only), on the revision records mixed with `replay_records` of the base's own
    single-turn records, meant to keep its drafts the base's (not measured yet).
 
-Where the loss falls: a revision record's prompt is the whole episode (task messages, the
-draft as an assistant turn, the feedback turn) and its completion is the revision, so only the
-revision's tokens are trained. Drafts are never targets: four of the five kinds have a
-deliberately bad draft, and a good one is already the target of the base's own records (the
-replayed single-turn records, whose reply is the whole completion). The draft stays the base's.
-
-Why the reward set comes from conf/reward through Hydra (`watercolor.config.reward_set`) and
-not from a Python copy: the YAML is the one place its components and weights live, and the
-feedback lists them by name; a copy here would drift, and the painter would learn feedback
-naming components its runs do not report. Only the set's name is this config's; the resolved
-YAML is hashed into the records' name.
-
-Cache names say what a thing is made of, never the source of the code that made it (as the
-tiny painter's do: `watercolor.tasks.painting.painter.tiny`, "Cache names"). `tiny-revise-<hash>`
-covers this config, the base's name (`tiny.config_hash`: its config and corpus) and the records'
-name. The records' name (`revision-records-<hash>.json`) covers their settings, the plans' exact
-text (prompts, drafts and revisions, `plan_revisions`), the resolved reward set (less the task
-it names: no score changes with it), renderer (less its worker count) and episode configs, and
-the text a record wraps around a plan (`record_form`: the task's messages and the feedback turn,
-as `feedback` words it for a canvas of each way a render ends). Not covered: the code that paints
-and scores (the reward components, the gate's
-rules and sentences, Chromium and the JS assets). A change there that changes a canvas or a
-score keeps the names: delete a cached records file to paint it again, and ship the default's
-anew (below). What identifies a built painter is its weights' fingerprint, which every run
-records. The default painter's name is untouched: nothing here is part of what
-`tiny.config_hash` reads.
-
-Shipped records. Painting is not bit-for-bit repeatable: two paintings of the default's 360
-replies on one machine (2026-12-03) gave the same 128 records, but 13 of their feedback turns
-differed in a rounded component (`translucent_layering 0.07` against `0.06`), so every build
-trained on other text and came out with other weights. The default's records are therefore
-data this package ships (`SHIPPED_RECORDS`, gzipped): when the cache lacks a records file and
-the package has one of that hash, it is copied into the cache instead of painted, and the
-build, like the base's, gives the same weights on the same kind of CPU. Any other config (the
-smoke one, a changed reward set, plan or feedback wording) still paints its own. The shipped
-file is named by today's rule; the `hash` inside it is the name it was painted under
-(`3e339c7608f4`, when names covered the source of 21 modules). The name covers the resolved
-reward config, `_target_` paths included: when `uses_brush_library` moved to painting's package
-(2026-12-05, same function) the file was renamed from `a14d42bfe849` to `8599e6006b5f`, its
-bytes unchanged. A build records the file's name and the sha256 of its records (`build.json`,
-`records`).
+Why the records' loss falls on revisions only, why the reward set comes from conf/reward, what
+the cache names cover and why the default's records ship with the package: the comments at
+`sft_records`, `feedback_setup`, `records_hash` and `SHIPPED_RECORDS`.
 """
 
 from __future__ import annotations
@@ -114,7 +74,20 @@ from watercolor.tasks.painting.painter.tiny import (
 from watercolor.tasks.painting.prompts import conversation
 
 RECORDS = "revision_records.json"
-# Records shipped with the package ("Shipped records" above): revision-records-<hash>.json.gz
+# Shipped records. Painting is not bit-for-bit repeatable: two paintings of the default's 360
+# replies on one machine (2026-12-03) gave the same 128 records, but 13 of their feedback turns
+# differed in a rounded component (`translucent_layering 0.07` against `0.06`), so every build
+# trained on other text and came out with other weights. The default's records are therefore data
+# this package ships (`SHIPPED_RECORDS`, gzipped): when the cache lacks a records file and the
+# package has one of that hash, it is copied into the cache instead of painted, and the build, like
+# the base's, gives the same weights on the same kind of CPU. Any other config (the smoke one, a
+# changed reward set, plan or feedback wording) still paints its own. The shipped file is named by
+# today's rule; the `hash` inside it is the name it was painted under (`3e339c7608f4`, when names
+# covered the source of 21 modules). The name covers the resolved reward config, `_target_` paths
+# included: when `uses_brush_library` moved to painting's package (2026-12-05, same function) the
+# file was renamed from `a14d42bfe849` to `8599e6006b5f`, its bytes unchanged. A build records the
+# file's name and the sha256 of its records (`build.json`, `records`).
+# The files: revision-records-<hash>.json.gz.
 SHIPPED_RECORDS = Path(__file__).parent / "revision_records"
 
 
@@ -182,6 +155,11 @@ class FeedbackSetup:
     # so not in `configs` (the harness's own code is the library's and the lockfile's)
 
 
+# Why the reward set comes from conf/reward through Hydra (`watercolor.config.reward_set`) and not
+# from a Python copy: the YAML is the one place its components and weights live, and the feedback
+# lists them by name; a copy here would drift, and the painter would learn feedback naming
+# components its runs do not report. Only the set's name is this config's; the resolved YAML is
+# hashed into the records' name.
 def feedback_setup(reward: str) -> FeedbackSetup:
     """conf/train.yaml with `reward=<reward>`: its reward set, renderer and task episode."""
     cfg = compose_train([f"reward={reward}"])
@@ -214,6 +192,19 @@ def record_form(rewards) -> list[list[dict]]:
     return [revision_conversation(task, "a draft", feedback(c, score)) for c in canvases]
 
 
+# Cache names say what a thing is made of, never the source of the code that made it (as the tiny
+# painter's do: `watercolor.tasks.painting.painter.tiny`, "Cache names"). `tiny-revise-<hash>`
+# covers this config, the base's name (`tiny.config_hash`: its config and corpus) and the records'
+# name. The records' name (`revision-records-<hash>.json`) covers their settings, the plans' exact
+# text (prompts, drafts and revisions, `plan_revisions`), the resolved reward set (less the task it
+# names: no score changes with it), renderer (less its worker count) and episode configs, and the
+# text a record wraps around a plan (`record_form`: the task's messages and the feedback turn, as
+# `feedback` words it for a canvas of each way a render ends). Not covered: the code that paints and
+# scores (the reward components, the gate's rules and sentences, Chromium and the JS assets). A
+# change there that changes a canvas or a score keeps the names: delete a cached records file to
+# paint it again, and ship the default's anew (`SHIPPED_RECORDS`). What identifies a built
+# painter is its weights' fingerprint, which every run records. The default painter's name is
+# untouched: nothing here is part of what `tiny.config_hash` reads.
 RECORD_FIELDS = ("records_per_kind", "records_seed", "feedback_reward", "min_gain", "good_total")
 
 
@@ -248,6 +239,9 @@ def cache_dir(config: ReviseConfig, cache_root: str | Path = DEFAULT_CACHE_ROOT)
 # --- records ------------------------------------------------------------------------------
 
 
+# At most `9 * records_per_kind` renders of ~1-7 CPU-s each; cached as
+# `<cache_root>/revision-records-<hash>.json`, so a model that changes only its SFT settings renders
+# nothing, and copied beside the weights (`revision_records.json`).
 def ensure_revision_records(
     config: ReviseConfig,
     cache_root: str | Path = DEFAULT_CACHE_ROOT,
@@ -320,6 +314,11 @@ def read_records(path: str | Path) -> dict:
 # --- model --------------------------------------------------------------------------------
 
 
+# Where the loss falls: a revision record's prompt is the whole episode (task messages, the draft as
+# an assistant turn, the feedback turn) and its completion is the revision, so only the revision's
+# tokens are trained. Drafts are never targets: four of the five kinds have a deliberately bad
+# draft, and a good one is already the target of the base's own records (the replayed single-turn
+# records, whose reply is the whole completion). The draft stays the base's.
 def sft_records(config: ReviseConfig, records: list[dict]) -> list[dict]:
     """The revision records as prompt-completion pairs, plus replayed base records."""
     revisions = [{"prompt": r["prompt"], "completion": r["completion"]} for r in records]
