@@ -1,5 +1,5 @@
-"""`python -m watercolor.compare`: lay training runs side by side (watercolor/analysis/comparison.py
-says what it reads and writes; `--help` lists the ways to name the runs). The arguments are
+"""`python -m watercolor.compare`: lay training runs side by side (what it reads and writes:
+docs/studies.md; `--help` lists the ways to name the runs). The arguments are
 read and checked (`watercolor.analysis.compare_args`), and the runs found in their store, before
 the comparison's plotting code loads: a typo, a path or a run that is not there answers at once."""
 

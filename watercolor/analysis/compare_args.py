@@ -1,7 +1,7 @@
 """`python -m watercolor.compare`'s arguments, read and checked before the comparison's own code
 loads (mlflow, matplotlib and scipy: seconds), so a typo or a path that is not there answers at
-once (watercolor/usage.py). `watercolor.analysis.comparison` says what the command does with
-them; its `main(argv)` reads them here too.
+once (watercolor/usage.py). `watercolor.analysis.comparison` does the rest (docs/studies.md says
+what it writes); its `main(argv)` reads them here too.
 """
 
 from __future__ import annotations

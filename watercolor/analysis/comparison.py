@@ -7,47 +7,11 @@
     python -m watercolor.compare --study three_rewards_v2-1a2b3c4d     # one study's runs
     python -m watercolor.compare --records experiments/2026-12-01_three_rewards_v2/records
 
-Runs are grouped by their arm (`watercolor.analysis.records.arm_of`): their reward set, unless their
-study swept `arm` (conf/arm: single against revise). Writes to `--out` (default
-outputs/compare/<timestamp>): `runs.csv` (one row per run: its reward set, arm and seed, then
-`final/<metric>` and `best/<metric>` for the reward (`reward/total`), each component's gated
-mean (`reward/<component>`), the execution rate, each violation rate and
-the completion length, named as training logs them: `watercolor.tracking.metric_name`),
-`aggregate.csv` (mean and std across the seeds of each arm), `curves.png` (those metrics
-per step: per arm the mean over its seeds, a min-max band across them, EMA-smoothed by
-`--ema`), `components.png` (the raw component values, the same way), `curves.csv` (both
-figures' lines and bands) and `gallery.html` (each run's grid and canvases at one rollout step,
-with prompts and scores). Runs that logged the yardsticks (`behaviour/*`, `crossreward/*`: what
-runs trained on different sets share) add `yardsticks.png` (per arm, with seed bands),
-`yardsticks.csv` and `yardstick_moves.csv` (which arm moved each, by how much, with an interval
-over seeds when there are seeds: `watercolor.analysis.yardstick_moves`), and
-`overoptimisation.png` / `.csv` (per job, its own reward against every set's score of the same
-rollouts, and the alarm: `watercolor.analysis.divergence`); `identical.csv` names jobs that
-logged the same values. It then logs them to a new MLflow run tagged `kind=compare`, in an
-experiment of its own (`<the runs' experiment>-compare`), and prints the MLflow UI link that shows
-the runs side by side (a view saved in their experiment: the yardsticks' charts first, each
-run's own reward after; docs/ui).
-Runs tagged with a `kind` (evaluations, comparisons) are left out of experiment and sweep
-selections. A sweep dir finds the store its jobs logged to by itself (each job's
-`mlflow_tracking_uri` file); a `--multirun` of training runs this over its own jobs when it ends
-(`watercolor.training.sweep.CompareSweep`).
-
-With evaluations of the runs (`watercolor.evaluate`, `kind=evaluate`), the trained-with x
-scored-by matrix and its statistics (`watercolor.analysis.matrix`): `matrix.csv`,
-`matrix_aggregate.csv`,
-`matrix_gallery.png` / `.html`, `matrix_ci.csv`, `matrix_heatmap.png`, `verdict.csv` and
-`behaviour_ci.csv`; evaluations of revision episodes (`task.turns` 2) add `revision_ci.csv`.
-
-Its input is `watercolor.analysis.records.Records`: read from an MLflow store through
-`mlflow.MlflowClient` (search_runs, get_metric_history, download_artifacts), so it works against
-any store the runs were logged to, or from a study's committed records folder (`--records`),
-whose galleries re-render the replies. Both give the same tables (the runs sorted by arm,
-seed and id either way). A study's evaluations are its own: the untrained model's evaluation
-counts only for the runs of its own study (their `study` tag), so studies sharing a store never
-pool. `provenance.csv` lists each run's commit and config hash; runs of one arm that
-differ in anything but their seed are reported loudly. A selection that is not there (an
-experiment, sweep dir, run id or records folder) or holds no runs is a usage error: one line,
-exit code 2 (`watercolor.usage`).
+Runs are grouped by their arm (`watercolor.analysis.records.arm_of`), read from an MLflow store
+or a study's records folder (`watercolor.analysis.records.Records`), and laid out in tables,
+figures and a gallery under `--out`, logged to an MLflow run of their own (`kind=compare`). Every
+file it writes, how runs are selected and what a usage error is: docs/studies.md, "What compare
+reads and writes".
 """
 
 from __future__ import annotations
