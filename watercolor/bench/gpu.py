@@ -4,47 +4,15 @@
     $ python -m watercolor.bench.gpu --dense          # Qwen3.5's dense class (~9B at its defaults)
     $ python -m watercolor.bench.gpu --device cpu --tiny --json   # the same path, tiny, on a CPU
 
-Real weights cannot be downloaded here, and the time a token costs hardly depends on the
-weights' values, so the model is built from its class's default config (the transformers config
-classes default to the 35B-A3B's sizes, and to a 9B for the dense class) with random weights,
-initialised on the GPU in bf16: the 65 GiB never touch the CPU. In one run, at batch `--batch`
-(one GRPO group), it measures:
-
-- generation: `generate` from `--prompt-tokens` random ids, `--decode-steps` new tokens sampled
-  with the recipe's temperature, top_p and top_k (min_new_tokens = max_new_tokens: no reply
-  ends early): the prefill's seconds (the fastest of `gpu_cost.PREFILL_TRIES` one-token
-  generations: a decode step is the difference of two timings, and one slow prefill on a busy
-  machine made it negative), then milliseconds per decode step. Twice: on the bare model, and
-  with the recipe's LoRA attached and unmerged, gradient checkpointing off, as TRL's
-  GRPOTrainer generates without vLLM (peft then adds each expert stack's low-rank delta to the
-  stack on every forward, which a decode step pays for);
-- the update: the recipe's own LoRA (`model.lora` of conf/model/<recipe>.yaml, made a
-  LoraConfig by `watercolor.policy.loading.lora_config`, as training does), gradient
-  checkpointing on, one forward + backward over prompt + completion tokens, the completion's
-  log-probabilities as TRL's trainer computes them (`token_logps`) and a GRPO-shaped loss
-  (log-probabilities times random advantages), then a fused AdamW step on the LoRA weights:
-  seconds per update (mean of `--repeats` after one warm-up) at each of `--completion-tokens`;
-- peak GPU memory of each phase (the generation's cache is freed before the update), the
-  versions, the experts and attention implementations, and whether flash-linear-attention and
-  causal-conv1d were importable and used (or transformers' PyTorch fallbacks ran).
-
-`step_estimate` then adds up one GRPO step at realistic reply lengths: generation (the prefill,
-then a decode step per reply token, the LoRA-attached figures; every reply as long as the
-longest, since a batch decodes until its last reply ends), rendering (`--render-s`: seconds for
-the group's renders, an input: the default is the anchor's reported 69-96 s for 8 renders, not
-a figure measured here) and the update (a straight line through the measured update times
-against tokens per sequence; with one length measured, through zero).
+The model is built from its class's default config with random weights, on the GPU in bf16. One
+run measures generation (bare and with the recipe's LoRA attached), the LoRA update and each
+phase's peak memory, and `step_estimate` adds up one GRPO step at realistic reply lengths.
 
 The measuring code is `watercolor/bench/gpu_cost.py`, loaded after the arguments are read (a
 typo answers before torch loads); this module keeps the estimate's arithmetic and the command.
 
-A phase that fails still prints what the phases before it measured (an update length that fails
-records its error and the run goes on): a lent GPU gives one try.
-
-Not measured: a trained router's balance (random routers spread tokens evenly over experts),
-decode steps at contexts longer than the prompt (10 of the 35B's 40 layers attend to the whole
-context; the rest keep a fixed-size state), TRL's own overhead (reward calls, logging; with
-`beta: 0` it runs no reference model), and vLLM.
+What each phase measures and how, what the estimate assumes, and what is not measured:
+docs/gpu.md, "What `bench gpu` measures".
 """
 
 from __future__ import annotations
