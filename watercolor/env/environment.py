@@ -14,27 +14,14 @@
         final = await env.step_async(CanvasAction(reply=revised))   # final.done: True
 
 `reset` draws a prompt from the task's prompts (deterministic in the seed) and takes the
-system prompt from the task's `conversation`. Each `step` runs the task's `episode` on the
-reply (painting's `paint`: extract the sketch, gate it, render it through the shared
-`RenderPool`, with the episode's seed, so a revision is painted with the draft's random
-numbers) and scores the canvas. The score is that step's reward, never a change over the draft
-(paying for improvement would teach a bad draft on purpose); `None` means an infrastructure
-failure (the row carries no verdict and must not count as a zero). Every step's observation
-carries the task's `feedback(canvas, score)` (the text a revising painter reads next); the
-`turns`-th step ends the episode (`done`), and a step after that raises until `reset`, as
-OpenEnv's own environments refuse a step outside an episode. `turns` is the task's
-(`task.turns`, 1 by default: one reply, as before). A multi-step episode needs a session
-(the WebSocket `CanvasEnv`): OpenEnv's stateless HTTP `/step` makes a fresh environment for
-each request, so each HTTP step is the first step of a new episode.
-
-Every piece of the task comes from the `Task` (`watercolor.tasks`): its episode, train prompts,
-conversation, feedback and turns; `serve.py` builds it from conf/task, so the server runs the
-episode training runs.
-
-Every session's environment shares ONE pool, which queues renders on its warm pages. The
-pool is asyncio-based and bound to the loop it started on; OpenEnv's server awaits
-`step_async` on its own loop, which is where `serve.py` starts the pool. The blocking
-`step` is for callers on another thread: it submits to the pool's loop (`loop=`).
+system prompt from the task's `conversation`. Each `step` runs the task's `episode` on the reply
+(painting's `paint`: extract the sketch, gate it, render it through the shared `RenderPool`, with
+the episode's seed, so a revision is painted with the draft's random numbers), scores the canvas
+(`None`: an infrastructure failure, never a zero) and carries the task's `feedback(canvas,
+score)`; the `turns`-th step (`task.turns`, 1 by default) ends the episode (`done`). Every piece
+comes from the `Task` (`watercolor.tasks`: its episode, train prompts, conversation, feedback and
+turns), which `serve.py` builds from conf/task, so the server runs the episode training runs. Why a step pays no improvement, what HTTP `/step` does and how
+the sessions share one pool: the comments in `CanvasEnvironment`.
 
 Isolation of the model-written code (time, memory, network, files) is the pool's; this
 module only decides what counts as a failure of the sketch and what counts as ours.
@@ -118,15 +105,24 @@ class CanvasEnvironment(Environment[CanvasAction, CanvasObservation, CanvasState
         self, action: CanvasAction, timeout_s: float | None = None, **kwargs: Any
     ) -> CanvasObservation:
         """Render and score the reply, with feedback; the `turns`-th step ends the episode."""
+        # A step after the `turns`-th raises until `reset`, as OpenEnv's own environments refuse a
+        # step outside an episode.
         if self._state.step_count >= self._state.turns:
             raise RuntimeError(
                 f"the episode is over ({self._state.turns} step(s) per episode); call reset()"
             )
+        # A multi-step episode needs a session (the WebSocket `CanvasEnv`): OpenEnv's stateless
+        # HTTP `/step` makes a fresh environment for each request, so each HTTP step is the first
+        # step of a new episode.
         if not self._state.prompt:
             self.reset()  # stateless HTTP /step builds a fresh environment per request
         started = time.time()
         canvas = await self._render(action.reply)
         score = await self._score_canvas(canvas)
+        # The score is that step's reward, never a change over the draft (paying for improvement
+        # would teach a bad draft on purpose); `None` means an infrastructure failure (the row
+        # carries no verdict and must not count as a zero). Every step's observation carries the
+        # task's feedback: the text a revising painter reads next.
         total = score.total if isinstance(score, Score) else score
         self._state.step_count += 1
         self._state.status, self._state.score = str(canvas.status), total
@@ -145,6 +141,9 @@ class CanvasEnvironment(Environment[CanvasAction, CanvasObservation, CanvasState
         self, action: CanvasAction, timeout_s: float | None = None, **kwargs: Any
     ) -> CanvasObservation:
         """Blocking `step_async`, for a thread other than the pool's loop (given as `loop=`)."""
+        # Every session's environment shares ONE pool, which queues renders on its warm pages.
+        # The pool is asyncio-based and bound to the loop it started on; OpenEnv's server awaits
+        # `step_async` on its own loop, which is where `serve.py` starts the pool.
         if self._loop is None:
             raise RuntimeError("the render pool is asyncio: await step_async, or pass loop=")
         return asyncio.run_coroutine_threadsafe(self.step_async(action), self._loop).result()

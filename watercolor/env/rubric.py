@@ -20,30 +20,9 @@ The tree (`openenv.core.rubrics.Rubric` throughout: `named_rubrics`, `last_score
 Each leaf calls the very `Component` that `RewardSet.score` calls (the one Hydra instantiated), so
 training (which scores through `RewardSet`) and the environment's rubric share every component;
 a component listed in the gate and paid too is one leaf under both, computed once per call.
-Training does not call through this tree: importing `openenv.core.rubrics` imports OpenEnv's
-server stack (~9 s here), which the scorer, `watercolor.score` and a typo's answer must not pay,
-and a leaf's `last_score` is one slot shared by every session and every row of a batch.
-tests/env/test_rubric.py shows both paths give the same total, bit for bit, on the tests' sketch
-table.
 
-What OpenEnv's rubric contract (`forward(action, observation) -> float`) does not carry, kept here:
-- `None`, no verdict: an infrastructure failure, or a component that could not decide (a judge
-  server down). OpenEnv's `Gate` and `WeightedSum` compare and multiply their children's values,
-  so a None would raise; these containers pass it up as the set does, and TRL leaves the row out
-  of the group baseline.
-- A component over its CPU budget (`RewardSet.component_budget_s`) reads 0 and the tree's total
-  is 0, as the set's: the reply's failure, which no container's arithmetic would give.
-- The inputs: the observation is our `Canvas` (pixels, reply, status: what the components read),
-  not the wire `CanvasObservation`, and the action is the row's dataset columns (`{"prompt": ...}`),
-  which components such as `prompt_colours` name as parameters. The reply is `canvas.reply`.
-- Group components (a judge's win rate over a GRPO group, `group_diversity`) score a whole group,
-  not one (action, observation): they are named in `group_components` but are no leaves, and the
-  tree's total is the per-canvas part; `RewardSet.score_batch` adds them.
-- A judge's references (the tiered pool a pairwise judge draws from) live in the component, not in
-  the rubric's `state_dict`; OpenEnv's `LLMJudge` does not serialise its model either, which is why
-  the manifest carries a judge pin.
-- Weights need not sum to 1 (OpenEnv's `WeightedSum` requires it): sets paid partly by group
-  components, and normalised sets, do not.
+Why training does not score through this tree, and what OpenEnv's rubric contract does not carry
+(and this tree does, as the set does): the comment above `RewardSetRubric`.
 """
 
 from __future__ import annotations
@@ -113,6 +92,32 @@ class WeightedRubric(Rubric):
         return total if self.divisor is None else total / self.divisor
 
 
+# Training does not call through this tree: importing `openenv.core.rubrics` imports OpenEnv's
+# server stack (~9 s here), which the scorer, `watercolor.score` and a typo's answer must not pay,
+# and a leaf's `last_score` is one slot shared by every session and every row of a batch.
+# tests/env/test_rubric.py shows both paths give the same total, bit for bit, on the tests' sketch
+# table.
+#
+# What OpenEnv's rubric contract (`forward(action, observation) -> float`) does not carry, kept
+# here:
+# - `None`, no verdict: an infrastructure failure, or a component that could not decide (a judge
+#   server down). OpenEnv's `Gate` and `WeightedSum` compare and multiply their children's values,
+#   so a None would raise; these containers pass it up as the set does, and TRL leaves the row out
+#   of the group baseline.
+# - A component over its CPU budget (`RewardSet.component_budget_s`) reads 0 and the tree's total is
+#   0, as the set's: the reply's failure, which no container's arithmetic would give.
+# - The inputs: the observation is our `Canvas` (pixels, reply, status: what the components read),
+#   not the wire `CanvasObservation`, and the action is the row's dataset columns (`{"prompt":
+#   ...}`), which components such as `prompt_colours` name as parameters. The reply is
+#   `canvas.reply`.
+# - Group components (a judge's win rate over a GRPO group, `group_diversity`) score a whole group,
+#   not one (action, observation): they are named in `group_components` but are no leaves, and the
+#   tree's total is the per-canvas part; `RewardSet.score_batch` adds them.
+# - A judge's references (the tiered pool a pairwise judge draws from) live in the component, not in
+#   the rubric's `state_dict`; OpenEnv's `LLMJudge` does not serialise its model either, which is
+#   why the manifest carries a judge pin.
+# - Weights need not sum to 1 (OpenEnv's `WeightedSum` requires it): sets paid partly by group
+#   components, and normalised sets, do not.
 class RewardSetRubric(Rubric):
     """A `RewardSet` as a rubric tree (see the module docstring); call it as
     `rubric(columns, canvas)`."""
@@ -129,7 +134,7 @@ class RewardSetRubric(Rubric):
         unpaid = {n: leaf for n, leaf in leaves.items() if n not in paid and n not in rewards.gate}
         self.reported = RubricDict(unpaid)
         self.leaves = leaves
-        self.group_components = tuple(rewards.group_components)  # not leaves: see the docstring
+        self.group_components = tuple(rewards.group_components)  # not leaves: see the comment above
 
     def forward(self, action: Mapping, observation: Canvas) -> float | None:
         values = {name: leaf(action, observation) for name, leaf in self.leaves.items()}
