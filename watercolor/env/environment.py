@@ -20,8 +20,9 @@ the episode's seed, so a revision is painted with the draft's random numbers), s
 (`None`: an infrastructure failure, never a zero) and carries the task's `feedback(canvas,
 score)`; the `turns`-th step (`task.turns`, 1 by default) ends the episode (`done`). Every piece
 comes from the `Task` (`watercolor.tasks`: its episode, train prompts, conversation, feedback and
-turns), which `serve.py` builds from conf/task, so the server runs the episode training runs. Why a step pays no improvement, what HTTP `/step` does and how
-the sessions share one pool: the comments in `CanvasEnvironment`.
+turns), which `serve.py` builds from conf/task, so the server runs the episode training runs.
+Why a step pays no improvement, what HTTP `/step` does and how the sessions share one pool: the
+comments in `CanvasEnvironment`.
 
 Isolation of the model-written code (time, memory, network, files) is the pool's; this
 module only decides what counts as a failure of the sketch and what counts as ours.
