@@ -18,31 +18,8 @@ opacities, watercolor/tasks/painting/style.py; SVG's its shapes' opacity); `beha
 is `BEHAVIOURS` with a task's other style columns added, the list evaluate's summary and
 compare's statistics read.
 
-The flat-block detector is calibrated on p5.brush's own flat fills: painting's corpus "flat"
-replies (opaque fills, bleed and texture mostly off) against its "layered" ones (translucent
-washes), rendered as in training (pixel density 0.5); reproduce it with
-`python -m watercolor.tasks.painting.calibration --per-kind 40 --seed 0`
-(experiments/2026-11-30_flat_block_calibration/ has the figures). It was not calibrated on any
-other task's fills: an SVG fill is flat by construction, so it reads as a flat block there.
-
-`paint_opacity` is the visible paint's mean opacity by matting (`watercolor.rewards.matting`),
-read only where the canvas was also painted over a second paper (an evaluation that scores a set
-naming `second_paper`); NaN elsewhere.
-
-`coverage` is the share of the sheet a clean run painted, `lightness` its paint's mean OKLab
-lightness (0 black, 1 white): pale colour reads light, and only `paint_opacity` tells it from
-paint the paper shows through.
-
-`executed` is "ran and left paint": a clean run, or a sketch that painted and then threw (the
-renderer keeps what it painted, status `error`); `clean_run` (`watercolor.rewards.execution.
-clean_run`) is the clean runs alone. The painted-only measures read clean runs (status ok).
-
-`wash_load` is how much pigment the washes lay, read from the canvas
-(`watercolor.rewards.translucency.wash_load`: the contrast-weighted mean Kubelka-Munk step
-across the paint's edges; lower is lighter, more translucent washes; NaN on a clean run that left
-no paint or no edge). `translucent_washes` is the reward component of the same name (0-1: light
-washes, layered). Both read clean runs, like `layering`; they are the canvas's counterpart of
-painting's code-read `style/mean_alpha`.
+What each measure reads (flat blocks and their calibration, `executed`, coverage and lightness,
+`wash_load`, `paint_opacity`): the comments at the functions that compute them.
 """
 
 from __future__ import annotations
@@ -84,6 +61,13 @@ BEHAVIOURS: Mapping[str, str] = {
 
 # --- flat blocks --------------------------------------------------------------------------------
 
+# The flat-block detector is calibrated on p5.brush's own flat fills: painting's corpus "flat"
+# replies (opaque fills, bleed and texture mostly off) against its "layered" ones (translucent
+# washes), rendered as in training (pixel density 0.5); reproduce it with `python -m
+# watercolor.tasks.painting.calibration --per-kind 40 --seed 0`
+# (experiments/2026-11-30_flat_block_calibration/ has the figures). It was not calibrated on any
+# other task's fills: an SVG fill is flat by construction, so it reads as a flat block there.
+#
 # Calibrated on corpus renders (experiments/2026-11-30_flat_block_calibration/): p5.brush's flat
 # fills with bleed and texture off read at most 0.06 on `paint_unevenness`, its washes 0.10 or more.
 FLAT_BLOCK_UNEVENNESS = 0.08
@@ -156,6 +140,12 @@ def _number(value: float | None) -> float:
     return NAN if value is None else float(value)
 
 
+# `wash_load` is how much pigment the washes lay, read from the canvas
+# (`watercolor.rewards.translucency.wash_load`: the contrast-weighted mean Kubelka-Munk step across
+# the paint's edges; lower is lighter, more translucent washes; NaN on a clean run that left no
+# paint or no edge). `translucent_washes` is the reward component of the same name (0-1: light
+# washes, layered). Both read clean runs, like `layering`; they are the canvas's counterpart of
+# painting's code-read `style/mean_alpha`.
 def painted_wash_load(canvas: Canvas) -> float:
     """`wash_load` of a clean run's paint (lower: lighter washes); NaN when it did not paint or
     its paint has no edge to measure across."""
@@ -165,6 +155,9 @@ def painted_wash_load(canvas: Canvas) -> float:
     return _number(wash_load(v))
 
 
+# `coverage` is the share of the sheet a clean run painted, `lightness` its paint's mean OKLab
+# lightness (0 black, 1 white): pale colour reads light, and only `paint_opacity` tells it from
+# paint the paper shows through.
 def painted_share(canvas: Canvas) -> float:
     """The share of the sheet a clean run painted (`View.coverage`); NaN when it did not run
     cleanly."""
@@ -181,6 +174,9 @@ def paint_lightness(canvas: Canvas) -> float:
     return float(v.lab[..., 0][v.paint].mean())
 
 
+# `executed` is "ran and left paint": a clean run, or a sketch that painted and then threw (the
+# renderer keeps what it painted, status `error`); `clean_run` (`watercolor.rewards.execution.
+# clean_run`) is the clean runs alone. The painted-only measures read clean runs (status ok).
 def executed(canvas: Canvas) -> bool:
     """The sketch ran and left paint on its sheet: a clean run (status ok), or one that threw
     after painting (status error, its pixels kept by the renderer). `clean_run` tells them apart."""
@@ -190,6 +186,9 @@ def executed(canvas: Canvas) -> bool:
     return v is not None and v.painted
 
 
+# `paint_opacity` is the visible paint's mean opacity by matting (`watercolor.rewards.matting`),
+# read only where the canvas was also painted over a second paper (an evaluation that scores a set
+# naming `second_paper`); NaN elsewhere.
 def behaviour_row(
     canvas: Canvas, reply: str, style: Callable[[str], dict[str, float]] | None = None
 ) -> dict[str, float]:
