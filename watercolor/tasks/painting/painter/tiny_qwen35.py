@@ -8,12 +8,6 @@ Or from a shell (`--cache-root DIR` to build elsewhere):
 
     $ python -m watercolor.tasks.painting.painter.tiny_qwen35 [--size tiny|gpu] [--dense]
 
-`--size gpu` (`GPU_MOE`, `GPU_DENSE`) builds a painter of the same classes at half a billion
-parameters, for a GPU: hidden 1024, 8 layers (3 linear-attention : 1 full-attention), 32 experts
-of which 4 route each token, warm-started in bf16 mixed precision on the default tiny painter's
-800-record corpus. It is sized to warm-start in a few minutes on one H200; do not build it on a
-CPU.
-
 `model=qwen3_5_35b_a3b` and `model=qwen3_5_4b` load multimodal checkpoints
 (`Qwen3_5MoeForConditionalGeneration`, `Qwen3_5ForConditionalGeneration`): a language model with
 hybrid linear/full attention (and, for the MoE, fused 3-D expert weights) plus a vision tower.
@@ -24,21 +18,10 @@ be: config.json, safetensors, generation config and tokenizer with a chat templa
 real one's `enable_thinking` switch. The recipe, its LoRA targets and the checked adapter
 loader then run on exactly the module layout of the real checkpoints.
 
-The tokenizer and corpus are the tiny painter's (`watercolor.tasks.painting.painter.tiny`), and the
-model is warm-started on that corpus for a few dozen steps: a purely random model writes no code,
-every reply of a GRPO group then scores the same and the step has nothing to learn. The vision tower
-is kept (one tiny block) but never trained; no image processor is saved (text-only GRPO).
-
-`mixed_precision="bf16"` runs `builder.warm_start` (which sets `bf16=False`) under accelerate's
-bf16 autocast, float32 master weights, by the variable `accelerate launch --mixed_precision bf16`
-sets: TrainingArguments reads ACCELERATE_MIXED_PRECISION when neither bf16 nor fp16 is set.
-
-Built into `<cache_root>/tiny-qwen35-<hash>/`, in a temporary directory renamed into place. The
-hash names the model by what it is made of, as the tiny painter's does
-(`watercolor.tasks.painting.painter.tiny`, "Cache names"): this config and the exact text of the
-records it warm-starts on, not the source of the code that builds it (the template and added tokens
-here, the model classes, the warm start); what identifies the weights is their fingerprint, which
-every run records.
+`--size gpu` (`GPU_MOE`, `GPU_DENSE`) builds the same classes at half a billion parameters, for a
+GPU (do not build it on a CPU). Why the tokenizer and corpus are the tiny painter's, how bf16
+mixed precision is switched on, the GPU size's shape and what the cache name covers: the comments
+at `TinyQwen35Config`, `mixed_precision`, `GPU_PAINTER` and `config_hash`.
 """
 
 from __future__ import annotations
@@ -81,6 +64,11 @@ CHAT_TEMPLATE = (
 )
 
 
+# The tokenizer and corpus are the tiny painter's (`watercolor.tasks.painting.painter.tiny`), and
+# the model is warm-started on that corpus for a few dozen steps: a purely random model writes no
+# code, every reply of a GRPO group then scores the same and the step has nothing to learn. The
+# vision tower is kept (one tiny block) but never trained; no image processor is saved (text-only
+# GRPO).
 @dataclass(frozen=True)
 class TinyQwen35Config:
     """Everything that decides the built model (all of it is hashed into the cache name)."""
@@ -114,6 +102,12 @@ class TinyQwen35Config:
 MOE = TinyQwen35Config(moe=True)
 DENSE = TinyQwen35Config(moe=False)
 
+# `--size gpu` (`GPU_MOE`, `GPU_DENSE`) builds a painter of the same classes at half a billion
+# parameters, for a GPU: hidden 1024, 8 layers (3 linear-attention : 1 full-attention), 32 experts
+# of which 4 route each token, warm-started in bf16 mixed precision on the default tiny painter's
+# 800-record corpus. It is sized to warm-start in a few minutes on one H200; do not build it on a
+# CPU.
+#
 # For a GPU: the default painter's corpus (800 records, ~430 tokens each) and tokenizer (2048
 # asked, 1191 learnt). From scratch at 0.45B parameters: a learning rate of GPT-2-medium's order
 # (the tiny painter's 2e-3 is for 3M parameters), batches of 16, 400 steps: 8 passes over a small,
@@ -141,6 +135,12 @@ GPU_MOE = TinyQwen35Config(
 GPU_DENSE = replace(GPU_MOE, moe=False)  # 0.14B
 
 
+# Built into `<cache_root>/tiny-qwen35-<hash>/`, in a temporary directory renamed into place. The
+# hash names the model by what it is made of, as the tiny painter's does
+# (`watercolor.tasks.painting.painter.tiny`, "Cache names"): this config and the exact text of the
+# records it warm-starts on, not the source of the code that builds it (the template and added
+# tokens here, the model classes, the warm start); what identifies the weights is their fingerprint,
+# which every run records.
 def config_hash(config: TinyQwen35Config) -> str:
     """12 hex digits naming the build by what it is made of: this config and the text of the
     painter's records it trains its tokenizer and warm start on."""
@@ -245,6 +245,9 @@ def message_text(record: dict) -> str:
     return "\n".join(m["content"] for m in record["prompt"] + record["completion"])
 
 
+# `mixed_precision="bf16"` runs `builder.warm_start` (which sets `bf16=False`) under accelerate's
+# bf16 autocast, float32 master weights, by the variable `accelerate launch --mixed_precision bf16`
+# sets: TrainingArguments reads ACCELERATE_MIXED_PRECISION when neither bf16 nor fp16 is set.
 @contextlib.contextmanager
 def mixed_precision(mode: str) -> Iterator[None]:
     """Trainers made inside take accelerate's mixed precision `mode` ("no", "bf16")."""
