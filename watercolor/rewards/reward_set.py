@@ -26,15 +26,8 @@ The total (`Score.total`):
                             divided by sum_i w_i when `normalise` is true.
 
 Every component is computed and reported, weight 0 included, so a metric can be watched without
-paying for it; one that raises is reported as None (a bug of ours: no verdict for that canvas,
-the others keep theirs) and named in `Score.errors`, except a setup error (`ImportError`, a
-missing extra; `ComponentSetupError`, a component configured so that it can score no canvas),
-which stops the scoring at its first canvas with its message (`check_setup` finds the second
-kind before any canvas: training and the environment server call it at start-up); one over its
-CPU budget is reported as 0, its overrun named there too (checked when it returns, see
-`COMPONENT_BUDGET_S`; group components are not timed). Dataset columns passed to
-`score(canvas, **columns)` reach exactly the components that name them as a parameter (e.g.
-`prompt` for `prompt_colours`).
+paying for it. What a component that raises, fails its setup or overruns its CPU budget reports,
+and which dataset columns reach it: the comment at `component_value`.
 
 Group components (`fn(canvases, **params) -> list[float | None]`, e.g. `group_diversity`) see
 a whole GRPO group, so only `score_batch` applies them: their weighted values are added to each
@@ -107,6 +100,15 @@ class Component:
         return (fn, *bound, read)
 
 
+# Every component is computed and reported, weight 0 included, so a metric can be watched without
+# paying for it; one that raises is reported as None (a bug of ours: no verdict for that canvas, the
+# others keep theirs) and named in `Score.errors`, except a setup error (`ImportError`, a missing
+# extra; `ComponentSetupError`, a component configured so that it can score no canvas), which stops
+# the scoring at its first canvas with its message (`check_setup` finds the second kind before any
+# canvas: training and the environment server call it at start-up); one over its CPU budget is
+# reported as 0, its overrun named there too (checked when it returns, see `COMPONENT_BUDGET_S`;
+# group components are not timed). Dataset columns passed to `score(canvas, **columns)` reach
+# exactly the components that name them as a parameter (e.g. `prompt` for `prompt_colours`).
 def component_value(
     name: str, component: Component, canvas: Canvas, columns: Mapping, budget_s: float
 ) -> tuple[float | None, str | None, bool]:
