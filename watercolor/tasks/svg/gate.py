@@ -6,25 +6,10 @@
     >>> [v.code for v in violations]
     ['no_drawing']
 
-A reply is refused before any rendering when it has no SVG (`no_svg`), was cut off
-(`truncated`), is over `SvgRules.max_chars` (`too_long`), declares a DTD or entities
-(`doctype`: refused on the text, before any parser sees it, so no entity is ever expanded), is
-not well-formed XML (`not_well_formed`) or not an SVG document (`not_svg`: the root must be
-`svg` in the SVG namespace, or Chromium will not draw it). A well-formed SVG is then refused
-for each of: a `script` element (`script`), an `on*` attribute (`event_handler`), a reference
-outside the document (`external_reference`: an href not starting with `#`, a `url(...)` not
-starting with `#`, an `image-set()`, `@import`, an `<?xml-stylesheet?>`, any data: URI, since an
-embedded raster image would be a way around drawing), a `foreignObject` (`foreign_object`: HTML
-inside the SVG), `animate`/`set`/`animateTransform`/`animateMotion` or CSS `@keyframes` and
-`animation` (`animation`: the canvas is one still frame, and Chromium applies an animation's
-first value to it), more than `SvgRules.max_elements` elements (`too_many_elements`), or no
-shape at all (`no_drawing`: path, rect, circle, ellipse, line, polyline or polygon; `text` draws
-but is not drawing). Element and attribute names are
-compared by local name, in SVG's own case (`foreignObject`), whatever their namespace or prefix
-(`<svg:svg xmlns:svg=...>` is an SVG document).
-After rendering, `check_canvas` refuses a canvas that is (almost) all sheet (`blank_canvas`),
-by the reward components' own definition of blank (`watercolor.rewards.pixels`), as painting's
-gate does.
+A reply is refused before any rendering when it has no SVG, was cut off, is too long, declares a
+DTD, is not well-formed SVG, or holds a script, an event handler, an external reference, a
+foreignObject, an animation, too many elements or no shape; after rendering, `check_canvas`
+refuses a blank canvas. Each rule and its code: the comment above `check_svg`.
 
 What this isolates: nothing. The gate is the task's policy (what earns a reward), matched on
 the parsed tree (entities decoded) and, for CSS, on its text with CSS escapes decoded as the
@@ -35,9 +20,7 @@ The wall is the harness: the SVG is loaded as an image, which runs no script and
 nothing (watercolor/tasks/svg/harness.py), inside the render pool's sandbox. It does draw an
 embedded data: image, though (tests/tasks/svg/test_svg_render.py): the gate alone keeps those
 out.
-Why the standard library's ElementTree and not defusedxml: the one danger it guards against
-here, entity expansion, is refused on the text before parsing (`doctype`), and expat resolves
-no external entity without a DTD.
+Why ElementTree and not defusedxml: the comment at `_parse`.
 """
 
 from __future__ import annotations
@@ -119,6 +102,24 @@ def check_reply(reply: str, rules: SvgRules = DEFAULT_RULES) -> tuple[str | None
     return svg, check_svg(svg, rules, fence_closed=fence_closed)
 
 
+# A reply is refused before any rendering when it has no SVG (`no_svg`), was cut off (`truncated`),
+# is over `SvgRules.max_chars` (`too_long`), declares a DTD or entities (`doctype`: refused on the
+# text, before any parser sees it, so no entity is ever expanded), is not well-formed XML
+# (`not_well_formed`) or not an SVG document (`not_svg`: the root must be `svg` in the SVG
+# namespace, or Chromium will not draw it). A well-formed SVG is then refused for each of: a
+# `script` element (`script`), an `on*` attribute (`event_handler`), a reference outside the
+# document (`external_reference`: an href not starting with `#`, a `url(...)` not starting with `#`,
+# an `image-set()`, `@import`, an `<?xml-stylesheet?>`, any data: URI, since an embedded raster
+# image would be a way around drawing), a `foreignObject` (`foreign_object`: HTML inside the SVG),
+# `animate`/`set`/`animateTransform`/`animateMotion` or CSS `@keyframes` and `animation`
+# (`animation`: the canvas is one still frame, and Chromium applies an animation's first value to
+# it), more than `SvgRules.max_elements` elements (`too_many_elements`), or no shape at all
+# (`no_drawing`: path, rect, circle, ellipse, line, polyline or polygon; `text` draws but is not
+# drawing). Element and attribute names are compared by local name, in SVG's own case
+# (`foreignObject`), whatever their namespace or prefix (`<svg:svg xmlns:svg=...>` is an SVG
+# document). After rendering, `check_canvas` refuses a canvas that is (almost) all sheet
+# (`blank_canvas`), by the reward components' own definition of blank (`watercolor.rewards.pixels`),
+# as painting's gate does.
 def check_svg(
     svg: str, rules: SvgRules = DEFAULT_RULES, *, fence_closed: bool = True
 ) -> list[Violation]:
@@ -192,6 +193,9 @@ def _doctype(svg: str) -> Violation | None:
     return Violation("doctype", message)
 
 
+# Why the standard library's ElementTree and not defusedxml: the one danger it guards against here,
+# entity expansion, is refused on the text before parsing (`doctype`), and expat resolves no
+# external entity without a DTD.
 def _parse(svg: str) -> ET.Element | Violation:
     """The document's root element, or `not_well_formed` with the parser's position."""
     try:
