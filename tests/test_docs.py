@@ -74,3 +74,43 @@ def test_the_readme_gives_the_default_painters_size_as_its_build_counted_it():
     stated = re.search(r"a ([\d.]+)M-parameter", (REPO / "README.md").read_text())
     assert stated, "the README's main job gives the painter's size as 'a <n>M-parameter model'"
     assert {round(n / 1e6, 2) for n in counts} == {float(stated.group(1))}, counts
+
+
+def audit_expectations():
+    """tests/test_audit.py, whose dicts hold the lines each set's audit fails today."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "audit_expectations", REPO / "tests/test_audit.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_audit_page_gives_the_verdicts_the_audit_tests_assert():
+    # docs/audit.md's table and sizes come from the audit's own checks, without rendering: each
+    # task's table (its cheats and pair kinds, the replies it renders) and the lines that
+    # tests/test_audit.py asserts fail when it renders and scores them.
+    from watercolor import audit
+    from watercolor.config import compose_train
+    from watercolor.tasks import build_task
+
+    expected = audit_expectations()
+    page = (REPO / "docs" / "audit.md").read_text()
+    rows = dict(re.findall(r"^\| `(\w+)` \| (\d+ of \d+) \|", page, re.M))
+    for task, fails in (("painting", expected.PAINTING_FAILS), ("svg", expected.SVG_FAILS)):
+        table = audit.audit_table(build_task(compose_train([f"task={task}"]).task), None)
+        cheats = {s.name for s in table.sketches if s.kind == "cheat"}
+        kinds = {p.kind for p in table.pairs}
+        checks = len(cheats) + len(kinds)
+        assert f"{len(audit.replies(table))} renders" in page, (task, "renders")
+        assert f"{checks} checks ({len(cheats)} cheats, {len(kinds)} pair kinds)" in page, task
+        for name, failing in fails.items():
+            assert failing <= cheats | kinds, (name, failing - cheats - kinds)
+            unsettled = ", ".join(f"`{line}`" for line in expected.UNSETTLED.get(name, {}))
+            assert rows.get(name) == f"{checks - len(failing)} of {checks}", (name, rows.get(name))
+            assert re.search(rf"^\| `{name}` \| [^|]+\| {re.escape(unsettled)} ?\|$", page, re.M)
+    passing = [name for name in rows if not {**expected.PAINTING_FAILS, **expected.SVG_FAILS}[name]]
+    assert " and ".join(f"`{name}`" for name in passing) + " pass every check today" in page
+    assert set(rows) == set(expected.PAINTING_FAILS) | set(expected.SVG_FAILS)
