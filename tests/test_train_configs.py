@@ -84,7 +84,7 @@ def test_real_model_recipes_give_a_render_the_time_real_watercolours_take():
     # The command line still chooses: another renderer, or another limit.
     assert compose_train(["model=qwen3_5_4b", "renderer=local"]).renderer.time_limit_s == 10.0
     remote = compose_train(["model=qwen3_5_4b", "renderer=remote"]).renderer
-    assert remote._target_ == "watercolor.env.client.RemoteRenderer"
+    assert remote._target_ == "watercolor.render.fleet.RemoteRenderer"
     limit = compose_train(["model=qwen3_5_4b", "renderer.time_limit_s=90"]).renderer.time_limit_s
     assert limit == 90
 

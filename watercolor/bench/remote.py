@@ -57,7 +57,7 @@ def bench_remote(args: argparse.Namespace) -> dict:
 
 async def paint_on(urls: list[str], replies: list[str], workers: int) -> tuple[float, list]:
     """Wall time of painting every reply on `urls` (one untimed warm-up reply per server)."""
-    from watercolor.env.client import RemoteRenderer
+    from watercolor.render.fleet import RemoteRenderer
 
     renderer = RemoteRenderer(urls, sessions_per_server=2 * workers)  # a queued step per page
     await asyncio.gather(*(renderer(replies[0]) for _ in urls))

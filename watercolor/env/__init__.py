@@ -5,19 +5,19 @@
 
 models.py (wire types), environment.py (CanvasEnvironment), step_reward.py (default score),
 rubric.py (the reward set as an OpenEnv rubric tree), manifest.py (envs/<task>/openenv.yaml),
-serve.py (the server), client.py (typed client, remote painting).
-
-`PORT` is the server's default port (`serve --port`) and where `RemoteRenderer` (the render
-fleet, `renderer=remote`) looks when given no server: the one place it is set. It is none of the
-other services' defaults, so they can share a machine: TRL's vLLM server takes 8000
-(conf/sampler/vllm_server.yaml), the VLM judge 8001 (conf/reward/blocks/judge/vlm.yaml), the HPSv3
-service 8765 (services/hpsv3/serve.py).
+serve.py (the server), client.py (typed client, whole episodes, remote painting). The wire types,
+the typed client and `PORT`, the server's default port, are defined in `watercolor.render.wire`,
+below this package, because the render fleet (`watercolor.render.fleet.RemoteRenderer`,
+`renderer=remote`) paints through them; models.py and client.py give them to the environment's
+users.
 """
 
 import warnings
 from collections.abc import Callable, Mapping
 
-PORT = 8100
+from watercolor.render.wire import PORT
+
+__all__ = ["PORT", "RENAMED", "renamed_names"]
 # The environment's types were named for painting before it served other tasks, and the render
 # fleet's client was a painter before that word meant only the policy; the old names answer, with
 # a DeprecationWarning, until the release after 2026-12 (clients import them, configs name them).

@@ -1,102 +1,12 @@
-"""The wire types of the environment (any task: painting, SVG): what a client sends, sees and can
-inspect. Named for what every task makes, a canvas (`PaintAction` and the other old names still
-answer, deprecated: `watercolor.env.RENAMED`).
-
-    >>> from watercolor.canvas import Canvas, Status
-    >>> from watercolor.env.models import CanvasObservation
-    >>> canvas = Canvas(status=Status.VIOLATION, violations=["no_sketch"])
-    >>> obs = CanvasObservation.from_canvas(canvas, 0.0)
-    >>> obs.status, obs.reward, obs.done, obs.to_canvas().violations
-    ('violation', 0.0, True, ['no_sketch'])
-
-OpenEnv moves pydantic models as JSON: `CanvasAction` is the model's reply text,
-`CanvasObservation` is the prompt (after reset) or a scored render (after each step, with the
-environment's `feedback` on it; `done` on the episode's last step), `CanvasState` is the
-episode's bookkeeping. The canvas travels as base64 PNG, so a client can rebuild the `Canvas`
-(`to_canvas()`) and score it with any reward set locally.
+"""The environment's wire types, where its users import them: `CanvasAction` (the reply),
+`CanvasObservation` (the prompt, or a scored render), `CanvasState` (the episode). They are
+defined in `watercolor.render.wire`, beside the typed client `RemoteRenderer` paints through;
+the old `Paint*` names answer here, deprecated (`watercolor.env.RENAMED`).
 """
 
-from __future__ import annotations
-
-import base64
-
-from openenv.core.env_server.types import Action, Observation, State
-from pydantic import Field
-
-from watercolor.canvas import Canvas, Status
 from watercolor.env import renamed_names
+from watercolor.render.wire import CanvasAction, CanvasObservation, CanvasState
 
-
-class CanvasAction(Action):
-    """The policy's whole reply; the task's code is extracted from it (painting: a fenced
-    JavaScript block; SVG: the document)."""
-
-    reply: str = Field(..., description="Model reply holding the task's code (painting: one "
-                       "fenced JavaScript block; svg: one SVG document)")  # fmt: skip
-
-
-class CanvasObservation(Observation):
-    """After reset: the prompt to paint. After the step: how the render went and its score."""
-
-    prompt: str = Field(default="", description="What to paint")
-    system_prompt: str = Field(default="", description="The task's system prompt")
-    status: str | None = Field(default=None, description="Render status (watercolor Status)")
-    errors: list[str] = Field(default_factory=list, description="Human-readable errors")
-    violations: list[str] = Field(default_factory=list, description="Gate violation codes")
-    score: float | None = Field(default=None, description="Score; None = infrastructure failure")
-    png_base64: str | None = Field(default=None, description="The canvas as base64 PNG")
-    timings: dict[str, float] = Field(default_factory=dict, description="Milliseconds per phase")
-    sketch: str = Field(default="", description="The extracted code that was run (the task's)")
-    seed: int | None = Field(default=None, description="Seed of Math.random in the page")
-    feedback: str = Field(
-        default="", description="What the environment saw, in words (the task's feedback)"
-    )
-
-    @classmethod
-    def from_canvas(
-        cls, canvas: Canvas, score: float | None, *, done: bool = True, **fields
-    ) -> CanvasObservation:
-        """A step's observation: the canvas, its score as the reward; the last step is done."""
-        png = base64.b64encode(canvas.png).decode("ascii") if canvas.png is not None else None
-        return cls(
-            status=str(canvas.status),
-            errors=list(canvas.errors),
-            violations=list(canvas.violations),
-            score=score,
-            reward=score,
-            done=done,
-            png_base64=png,
-            timings=dict(canvas.timings),
-            sketch=canvas.sketch,
-            seed=canvas.seed,
-            **fields,
-        )
-
-    def to_canvas(self, reply: str = "") -> Canvas:
-        """The `Canvas` this observation carries (for local reward sets); needs a step result."""
-        if self.status is None:
-            raise ValueError("a reset observation carries no canvas")
-        png = base64.b64decode(self.png_base64) if self.png_base64 is not None else None
-        return Canvas(
-            status=Status(self.status),
-            png=png,
-            errors=list(self.errors),
-            violations=list(self.violations),
-            timings=dict(self.timings),
-            sketch=self.sketch,
-            reply=reply,
-            seed=self.seed or 0,
-        )
-
-
-class CanvasState(State):
-    """One episode: which prompt, which seed, how many steps, and how the last step ended."""
-
-    prompt: str = Field(default="", description="What to paint")
-    turns: int = Field(default=1, description="Steps in the episode (1: one reply, 2: + revision)")
-    seed: int | None = Field(default=None, description="Seed of the prompt draw and the render")
-    status: str | None = Field(default=None, description="Render status after the last step")
-    score: float | None = Field(default=None, description="Score after the last step")
-
+__all__ = ["CanvasAction", "CanvasObservation", "CanvasState"]
 
 __getattr__ = renamed_names(globals(), __name__)  # the old Paint* names, deprecated

@@ -10,6 +10,9 @@ belong to the loop that made them. `episode` is the task's gate-render-check fun
 painting: `watercolor.tasks.painting.episode.paint` with its gate rules bound), `harness` the
 page its pool holds (`Task.harness`).
 
+Its counterpart on environment servers, the same call: `RemoteRenderer` (`renderer=remote`,
+watercolor/render/fleet.py).
+
 What this isolates: nothing itself; sketches run in the pool's sandboxed pages
 (`watercolor.render.pool`).
 """

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import statistics
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import torch
 from datasets import Dataset
@@ -18,7 +19,7 @@ from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
-from transformers import TrainerCallback
+from transformers import PreTrainedTokenizerBase, ProcessorMixin, TrainerCallback
 from trl import GRPOConfig, GRPOTrainer
 
 from watercolor.analysis.provenance import commit, config_hash, weights_fingerprint
@@ -66,7 +67,7 @@ def build_renderer(
         return LocalRenderer(built, instantiate(episode), instantiate(task.harness))
     # OpenEnv's client (and the server and gradio its package imports) only for renderer=remote:
     # instantiating that renderer imported it already; every other run is spared the import.
-    from watercolor.env.client import RemoteRenderer
+    from watercolor.render.fleet import RemoteRenderer
 
     if isinstance(built, RemoteRenderer):
         built.episode = episode
@@ -152,15 +153,15 @@ class Inputs:
     processor), the reward functions and weights, the rollout, the environment factory and the
     callbacks, with the renderer and scorer that must be closed after training."""
 
-    tokenizer: object
+    tokenizer: PreTrainedTokenizerBase | ProcessorMixin  # a processor for models that take images
     renderer: Renderer
     scorer: RolloutScorer
     callbacks: list[TrainerCallback]
-    reward_funcs: list
+    reward_funcs: list[Callable[..., Awaitable[list[float | None]]]]  # empty: the episodes score
     reward_weights: list[float] | None
-    rollout: object | None
+    rollout: RevisionRollout | OverlappedRollout | None  # None: TRL generates on its own
     episodes: SubmitEpisodes | None
-    trainer_kwargs: dict
+    trainer_kwargs: dict[str, Any]  # GRPOConfig's arguments from conf/trainer
 
     def close(self) -> None:
         close_renderer(self.scorer, self.renderer)
@@ -168,7 +169,9 @@ class Inputs:
             self.episodes.close()
 
 
-def build_inputs(cfg: DictConfig, task: Task, tokenizer, rewards: RewardSet) -> Inputs:
+def build_inputs(
+    cfg: DictConfig, task: Task, tokenizer: PreTrainedTokenizerBase, rewards: RewardSet
+) -> Inputs:
     """The renderer, the scorer over it (`rewards`, the run's reward set), the callbacks and the
     way the group is generated: TRL itself, revision episodes or overlap_rendering (hf sampler
     only), or, for models that take images revising, TRL's tool loop (the environment owns the
@@ -201,8 +204,17 @@ def build_inputs(cfg: DictConfig, task: Task, tokenizer, rewards: RewardSet) -> 
         tokenizer = load_processor(model_source(cfg.model))
         reward_funcs, reward_weights, rollout = [], None, None
         trainer_kwargs.setdefault("max_tool_calling_iterations", task.turns)  # then no more
-    return Inputs(tokenizer, renderer, scorer, callbacks, reward_funcs, reward_weights, rollout,
-                  episodes, trainer_kwargs)  # fmt: skip
+    return Inputs(
+        tokenizer=tokenizer,
+        renderer=renderer,
+        scorer=scorer,
+        callbacks=callbacks,
+        reward_funcs=reward_funcs,
+        reward_weights=reward_weights,
+        rollout=rollout,
+        episodes=episodes,
+        trainer_kwargs=trainer_kwargs,
+    )
 
 
 def own_reward() -> str | None:
