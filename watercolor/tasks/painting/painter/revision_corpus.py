@@ -9,33 +9,11 @@
 
 Five kinds of record. Each draft is a sketch from the tiny painter's own repertoire
 (`watercolor.tasks.painting.painter.sketches`), and its revision paints the same composition for
-the same prompt:
+the same prompt: crash -> fixed, flat -> layered, weak -> better, off_colour -> on-colour and
+good -> kept (each described at `KINDS`).
 
-- `crash` -> fixed: the draft throws when it runs (it paints and then calls an undefined function,
-  or calls one mid-way) or the task's gate refuses it (an invented brush method, an unclosed
-  brace, bare p5, stroke brushes). The revision is the clean sketch the draft was broken from
-  (bare p5 and strokes: a layered sketch of the same parts and colours).
-- `flat` -> layered: opaque fills, revised into translucent layered washes.
-- `weak` -> better: a poor layered sketch (quality <= 0.3), revised into a good one (>= 0.8).
-- `off_colour` -> on-colour: a layered sketch painted in another colour than the prompt names,
-  revised into the same sketch in the prompt's colour (see `prompts.prompt_colours`): the same
-  random draws, so only the colour numbers change.
-- `good` -> kept: a good layered sketch in the prompt's colour; the revision is the draft itself.
-
-The feedback turn is `feedback(canvas, score)` of the draft's real canvas, scored by the reward
-set given (the revising painter's build uses `fine_grained`, the default run's): gate refusals
-come from the task's gate without a browser (`episode.paint` refuses before rendering),
-runtime errors and scores from a real render. The record's prompt is
-`revision_conversation(conversation(prompt), draft, feedback)`, exactly what
-`watercolor.training.revision` sends the painter; its completion is the revision.
-
-A record is kept only if it teaches what it says, measured on the same renders: a changed
-revision must paint cleanly and score at least `min_gain` more than its draft (a crash draft
-must really crash, the other drafts must paint); a kept draft must paint and score at least
-`good_total`. So "better" means better under the reward set, not just more glazes.
-
-Cost: every draft and every changed revision is rendered once (drafts the gate refuses are not
-rendered), so `5 * per_kind` plans take at most `9 * per_kind` renders of ~1-7 CPU-s each.
+How the feedback turn is made, which records are kept and what painting them costs: the comments
+at `record`, `teaches` and `revision_records`.
 """
 
 from __future__ import annotations
@@ -64,6 +42,17 @@ from watercolor.tasks.painting.painter.subjects import other_colour, read_prompt
 from watercolor.tasks.painting.prompts import COLOURS, conversation
 from watercolor.tasks.painting.prompts import prompts as task_prompts
 
+# The five kinds:
+# - `crash` -> fixed: the draft throws when it runs (it paints and then calls an undefined function,
+#   or calls one mid-way) or the task's gate refuses it (an invented brush method, an unclosed
+#   brace, bare p5, stroke brushes). The revision is the clean sketch the draft was broken from
+#   (bare p5 and strokes: a layered sketch of the same parts and colours).
+# - `flat` -> layered: opaque fills, revised into translucent layered washes.
+# - `weak` -> better: a poor layered sketch (quality <= 0.3), revised into a good one (>= 0.8).
+# - `off_colour` -> on-colour: a layered sketch painted in another colour than the prompt names,
+#   revised into the same sketch in the prompt's colour (see `prompts.prompt_colours`): the same
+#   random draws, so only the colour numbers change.
+# - `good` -> kept: a good layered sketch in the prompt's colour; the revision is the draft itself.
 KINDS = ("crash", "flat", "weak", "off_colour", "good")
 # How a crash draft fails: at run time (the first two) or at the task's gate (the others).
 CRASHES = (
@@ -162,6 +151,10 @@ def plan_revisions(
     return plans
 
 
+# A record is kept only if it teaches what it says, measured on the same renders: a changed revision
+# must paint cleanly and score at least `min_gain` more than its draft (a crash draft must really
+# crash, the other drafts must paint); a kept draft must paint and score at least `good_total`. So
+# "better" means better under the reward set, not just more glazes.
 def teaches(
     plan: RevisionPlan,
     draft: tuple[Canvas, Score],
@@ -180,6 +173,12 @@ def teaches(
     return revision_score.total >= draft_score.total + min_gain
 
 
+# The feedback turn is `feedback(canvas, score)` of the draft's real canvas, scored by the reward
+# set given (the revising painter's build uses `fine_grained`, the default run's): gate refusals
+# come from the task's gate without a browser (`episode.paint` refuses before rendering), runtime
+# errors and scores from a real render. The record's prompt is
+# `revision_conversation(conversation(prompt), draft, feedback)`, exactly what
+# `watercolor.training.revision` sends the painter; its completion is the revision.
 def record(plan: RevisionPlan, draft: tuple[Canvas, Score], revision: tuple[Canvas, Score]):
     """The SFT record (`prompt`: the revision conversation, `completion`: the revision) and
     what it was made from."""
@@ -199,6 +198,8 @@ def record(plan: RevisionPlan, draft: tuple[Canvas, Score], revision: tuple[Canv
     }
 
 
+# Cost: every draft and every changed revision is rendered once (drafts the gate refuses are not
+# rendered), so `5 * per_kind` plans take at most `9 * per_kind` renders of ~1-7 CPU-s each.
 async def revision_records(
     plans: Sequence[RevisionPlan],
     renderer: Renderer,
