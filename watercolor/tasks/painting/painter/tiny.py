@@ -13,27 +13,12 @@ template), initialise a `Qwen3ForCausalLM` from a small `Qwen3Config`, warm-star
 `SFTTrainer` on conversational prompt-completion records (loss on the reply only), and
 `save_pretrained` model and tokenizer. Nothing is downloaded.
 
-The result lives in `<cache_root>/tiny-<hash>/`, built in a temporary directory and renamed
-into place, so a directory that exists is complete, and two processes building the same model
-at once both end up with one good copy. `build.json` beside the weights records the losses,
-wall time, thread count, library versions and the sha256 of the records it trained on.
-
-Cache names: a model is named by what it is made of, its config (every `TinyConfig` field) and
-the exact text of the SFT records it trains on (`training_records(config)`, the call the build
-makes; ~0.2 s for the default's 800), never by the source of the code. A change to the corpus's
-sketch writers or prompt list that changes a record renames it; a comment, a moved function or
-a reworded docstring does not. Not covered: the code that turns those records into weights
-(the tokenizer's splitting rules, the chat template, `warm_start`'s fixed settings, the model
-class) and the libraries and machine it runs on. A change there keeps the name: delete the
-cached directory to rebuild. Library versions are left out on purpose: like the CPU and the
-thread count, which also change the weights (docs/measured.md), they say where a model was
-built, not what from, and `build.json` records them. What identifies the weights is their
-fingerprint (`watercolor.analysis.provenance.weights_fingerprint`, the `weights` tag every run
-records); a study checks that, never the name.
-
 The tokenizer, model, warm start and cache are every task's (`watercolor.policy.builder`, whose
 tokenizer keeps a line such as `  brush.vertex(-12, 35);` to five tokens: replies average ~270
 tokens, which keeps SFT and GRPO generation on a CPU short).
+
+Where the build lives and what `build.json` records, and what the cache name covers ("Cache
+names"): the comments at `ensure_tiny_model` and `config_hash`.
 """
 
 from __future__ import annotations
@@ -120,9 +105,21 @@ SMOKE = TinyConfig(
 )
 
 
+# Cache names: a model is named by what it is made of, its config (every `TinyConfig` field) and the
+# exact text of the SFT records it trains on (`training_records(config)`, the call the build makes;
+# ~0.2 s for the default's 800), never by the source of the code. A change to the corpus's sketch
+# writers or prompt list that changes a record renames it; a comment, a moved function or a reworded
+# docstring does not. Not covered: the code that turns those records into weights (the tokenizer's
+# splitting rules, the chat template, `warm_start`'s fixed settings, the model class) and the
+# libraries and machine it runs on. A change there keeps the name: delete the cached directory to
+# rebuild. Library versions are left out on purpose: like the CPU and the thread count, which also
+# change the weights (docs/measured.md), they say where a model was built, not what from, and
+# `build.json` records them. What identifies the weights is their fingerprint
+# (`watercolor.analysis.provenance.weights_fingerprint`, the `weights` tag every run records); a
+# study checks that, never the name.
 def config_hash(config: TinyConfig) -> str:
     """12 hex digits naming the build by what it is made of: `config` and its SFT records'
-    text (the module docstring's "Cache names" says what this leaves out)."""
+    text (the comment above, "Cache names", says what this leaves out)."""
     return digest({**asdict(config), "records": records_digest(training_records(config))})
 
 
@@ -190,6 +187,10 @@ def build_tiny_model(config: TinyConfig, out_dir: str | Path, progress: bool = T
     return info
 
 
+# The result lives in `<cache_root>/tiny-<hash>/`, built in a temporary directory and renamed into
+# place, so a directory that exists is complete, and two processes building the same model at once
+# both end up with one good copy. `build.json` beside the weights records the losses, wall time,
+# thread count, library versions and the sha256 of the records it trained on.
 def ensure_tiny_model(
     config: TinyConfig = DEFAULT,
     cache_root: str | Path = DEFAULT_CACHE_ROOT,
