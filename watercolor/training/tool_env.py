@@ -12,24 +12,9 @@ sketch with the run's renderer, scores it with the run's reward set and returns 
 `image_px` pixels with the environment's words on it (the task's `feedback(canvas, score)`, the same
 text the text route and the env server give). TRL feeds both back to the model (the image through
 the processor, so the model sees its painting), the model may revise and submit again, up to `turns`
-submissions; a further one is refused in words. `get_reward()` is the score of the LAST submission:
-the trajectory is credited as a whole on its final sketch, never on the change over the draft
-(`watercolor.training.revision`'s docstring says why). A rollout that never submitted scores 0 (it
-painted nothing); an infrastructure failure on the last submission is None (no verdict, left out of
-the group baseline), never a fake 0. A canvas with no pixels (refused, threw, timed out) is shown as
-the grey square the galleries use for "painted nothing"; the words say why.
-
-What TRL's route cannot do, and is not rebuilt here (TRL 1.16, `GRPOTrainer._tool_call_loop`):
-- One rollout's tool calls run at a time, so a batch's renders are serial (the text route paints
-  a batch concurrently on the pool's workers).
-- `get_reward` is called per rollout, so reward sets with group components (the judge's shared
-  references, group diversity) cannot score a group together: they are refused.
-- The environment owns the reward, so TRL logs one column (`rewards/SubmitEnvironment`), not one
-  per component, and no canvases reach MLflow's rollout gallery; the feedback text carries the
-  components to the model.
-Async `submit` runs on TRL's own event loop (`trainer.async_loop`), the one the renderer's render
-pool is then started on (Playwright objects belong to the loop that made them); `close()` closes
-the pool there.
+submissions; a further one is refused in words.
+What a rollout is credited with (`get_reward`) and what TRL's route cannot do: the comments at
+`SubmitEnvironment.get_reward` and `SubmitEpisodes`.
 
 What this isolates: nothing itself; sketches run in the renderer's sandboxed pages
 (`watercolor.render.pool`).
@@ -65,6 +50,17 @@ NO_MORE = (
 )
 
 
+# What TRL's route cannot do, and is not rebuilt here (TRL 1.16, `GRPOTrainer._tool_call_loop`):
+# - One rollout's tool calls run at a time, so a batch's renders are serial (the text route paints a
+#   batch concurrently on the pool's workers).
+# - `get_reward` is called per rollout, so reward sets with group components (the judge's shared
+#   references, group diversity) cannot score a group together: they are refused.
+# - The environment owns the reward, so TRL logs one column (`rewards/SubmitEnvironment`), not one
+#   per component, and no canvases reach MLflow's rollout gallery; the feedback text carries the
+#   components to the model.
+# Async `submit` runs on TRL's own event loop (`trainer.async_loop`), the one the renderer's render
+# pool is then started on (Playwright objects belong to the loop that made them); `close()` closes
+# the pool there.
 @dataclass
 class SubmitEpisodes:
     """TRL's `environment_factory`: a fresh `SubmitEnvironment` per rollout, one shared renderer."""
@@ -132,6 +128,12 @@ class SubmitEnvironment:
             {"type": "text", "text": episodes.feedback(canvas, score)},
         ]
 
+    # `get_reward()` is the score of the LAST submission: the trajectory is credited as a whole on
+    # its final sketch, never on the change over the draft (`watercolor.training.revision`'s
+    # docstring says why). A rollout that never submitted scores 0 (it painted nothing); an
+    # infrastructure failure on the last submission is None (no verdict, left out of the group
+    # baseline), never a fake 0. A canvas with no pixels (refused, threw, timed out) is shown as the
+    # grey square the galleries use for "painted nothing"; the words say why.
     def get_reward(self) -> float | None:
         """The last submission's total; None when the environment failed it; 0 for none."""
         if not self.submissions:
