@@ -12,20 +12,8 @@ one the feedback names; `watercolor.evaluate` reads it back from the run's logge
 (`feedback_rewards`) instead of naming one of its own, so a model is evaluated on the feedback
 it trained on.
 
-Why whole trajectories scored on the final reply (and not one shared draft per group):
-- The draft is trained too: its tokens share the trajectory's advantage, so a draft that makes
-  a good revision possible is reinforced; with a shared draft it would sit in the prompt and
-  never learn.
-- Nothing pays for improvement over the draft: the reward is the final canvas's absolute
-  score. A bad draft on purpose only lowers the final reply's chances, so it is never taught.
-- The group baseline compares trajectories of one prompt, as single-turn GRPO compares replies.
-The cost: the draft's credit is the final reply's, a noisier signal for it than a score of its
-own. The draft's own score is logged (`rollouts/draft_reward`) and never paid.
-
-Token ids are concatenated, never re-tokenised: the completion is the draft's sampled ids, the
-feedback turn's ids (the chat template's text between the draft and the next generation
-prompt, tokenised once), then the revision's sampled ids. The feedback ids are masked out of
-the loss with TRL's `env_mask` (1 = the model's tokens, 0 = the environment's).
+Why whole trajectories scored on the final reply, and how the token ids are put together: the
+comments above `RevisionRollout` and at its loop.
 
 Drafts are painted between the two generations on the loop TRL runs the async reward functions
 on (`trainer.async_loop`, the one the render pool belongs to: Playwright objects belong to the
@@ -46,6 +34,15 @@ from watercolor.training.rollout import conversation_ids, eos_token_ids, generat
 REPLY_MARK = "\u2063REPLY\u2063"  # stands for the sampled reply when rendering what follows it
 
 
+# Why whole trajectories scored on the final reply (and not one shared draft per group):
+# - The draft is trained too: its tokens share the trajectory's advantage, so a draft that makes a
+#   good revision possible is reinforced; with a shared draft it would sit in the prompt and never
+#   learn.
+# - Nothing pays for improvement over the draft: the reward is the final canvas's absolute score. A
+#   bad draft on purpose only lowers the final reply's chances, so it is never taught.
+# - The group baseline compares trajectories of one prompt, as single-turn GRPO compares replies.
+# The cost: the draft's credit is the final reply's, a noisier signal for it than a score of its
+# own. The draft's own score is logged (`rollouts/draft_reward`) and never paid.
 class RevisionRollout:
     """A TRL `rollout_func`: `turns` replies per trajectory, each after feedback on the last."""
 
@@ -78,6 +75,11 @@ class RevisionRollout:
                 p + c + t for p, c, t in zip(prompt_ids, completion_ids, turn_ids, strict=True)
             ]
             reply_ids = generate(trainer, contexts, on_finished=self._paint_ahead(tokenizer))
+            # Token ids are concatenated, never re-tokenised: the completion is the draft's sampled
+            # ids, the feedback turn's ids (the chat template's text between the draft and the next
+            # generation prompt, tokenised once), then the revision's sampled ids. The feedback ids
+            # are masked out of the loss with TRL's `env_mask` (1 = the model's tokens, 0 = the
+            # environment's).
             for i, (turn, reply) in enumerate(zip(turn_ids, reply_ids, strict=True)):
                 completion_ids[i] = completion_ids[i] + turn + reply
                 env_mask[i] = env_mask[i] + [0] * len(turn) + [1] * len(reply)
