@@ -130,10 +130,11 @@ class SubmitEnvironment:
 
     # `get_reward()` is the score of the LAST submission: the trajectory is credited as a whole on
     # its final sketch, never on the change over the draft (the comment above
-    # `watercolor.training.revision.RevisionRollout` says why). A rollout that never submitted scores 0 (it painted nothing); an
-    # infrastructure failure on the last submission is None (no verdict, left out of the group
-    # baseline), never a fake 0. A canvas with no pixels (refused, threw, timed out) is shown as the
-    # grey square the galleries use for "painted nothing"; the words say why.
+    # `watercolor.training.revision.RevisionRollout` says why). A rollout that never submitted
+    # scores 0 (it painted nothing); an infrastructure failure on the last submission is None (no
+    # verdict, left out of the group baseline), never a fake 0. A canvas with no pixels (refused,
+    # threw, timed out) is shown as the grey square the galleries use for "painted nothing"; the
+    # words say why.
     def get_reward(self) -> float | None:
         """The last submission's total; None when the environment failed it; 0 for none."""
         if not self.submissions:
