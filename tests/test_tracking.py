@@ -78,6 +78,16 @@ def test_a_finished_run_says_how_to_open_it_in_the_ui(client, tmp_path, capsys):
     assert served["charts"] == "http://tracking.example:8080/#/experiments/3/runs/abc/model-metrics"
 
 
+def test_the_printed_mlflow_command_runs_as_printed_without_the_venv_on_path(tmp_path):
+    # Set-up makes .venv but activates nothing: a bare `mlflow ui ...` answered 127 (issue 55).
+    said = tracking.serve_hint(f"sqlite:///{tmp_path}/mlflow.db")
+    command = re.search(r"`(.+) ui --backend-store-uri ", said).group(1)
+    bare = {**os.environ, "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(f"{command} --version", shell=True, env=bare, capture_output=True)
+    assert done.returncode == 0, (command, done.stderr.decode()[-300:])
+    assert b"version" in done.stdout
+
+
 def training_job(client, run_dir, metrics: dict[str, float], **options):
     """A job that logs `metrics` at step 1 (a training run logs `reward/total`)."""
     with job(client, run_dir, **options) as run:

@@ -51,6 +51,7 @@ import json
 import math
 import os
 import re
+import shlex
 import sys
 import tempfile
 import urllib.parse
@@ -427,11 +428,22 @@ def _line_chart(metric: str, section: str) -> dict:
     }  # fmt: skip
 
 
+def mlflow_command() -> str:
+    """The `mlflow` command of the running Python, runnable as printed: set-up puts the project's
+    environment on no PATH, so a bare `mlflow` is not found there."""
+    beside = Path(sys.executable).parent / "mlflow"  # not resolved: a venv's python is a link
+    if not beside.exists():
+        return f"{shlex.quote(sys.executable)} -m mlflow"
+    with contextlib.suppress(ValueError):  # under the working dir: the short form
+        return shlex.quote(str(beside.absolute().relative_to(Path.cwd())))
+    return shlex.quote(str(beside))
+
+
 def serve_hint(uri: str) -> str:
     """How to serve a store for the UI: "" for a server, else the `mlflow ui` command."""
     if uri.startswith(("http://", "https://")):
         return ""
-    return f"serve the store with `mlflow ui --backend-store-uri {uri}`, then "
+    return f"serve the store with `{mlflow_command()} ui --backend-store-uri {uri}`, then "
 
 
 def sweep_store(sweep_dir: str | Path) -> str | None:
