@@ -11,22 +11,8 @@ hook for "a row of the batch has finished", so it generates the batch itself.
 TRL generates the whole batch and only then calls the reward functions, so the browser idles
 while the model writes and the model idles while the browser paints. Replies finish at very
 different lengths (a flat fill in ~150 tokens, a layered wash in ~500), so most of a batch is
-done long before its longest reply. `OverlappedRollout` generates with what the trainer exposes
-publicly: its tokenizer (`processing_class`) and `args.chat_template_kwargs` for the prompts,
-`model_wrapped` and `accelerator` through `trl.models.unwrap_model_for_generation`, and the
-trainer's `generation_config` / `generation_kwargs` (what TRL's own transformers path samples
-with); everything after a reply's first EOS is dropped, as TRL does. Its one addition is a
-stopping criterion that never stops generation but hands every row that has just emitted EOS to
-`RolloutScorer.prefetch`, which starts its render on the loop of TRL's reward calls. When TRL
-then calls the reward functions, the scorer awaits the renders already under way (a reply cut
-off at `max_completion_length` is painted then, as before). The first step paints nothing
-ahead: the reward loop is known once TRL has called the rewards.
-
-What is not public API: `generation_config`, `generation_kwargs` and `rollout_func` itself are
-TRL attributes and an experimental argument without documented stability; a TRL upgrade can
-change them (tests/test_train_smoke.py trains with this path, so CI sees it). Prompts
-must be conversational (the task's dataset is); TRL's multimodal and tool-calling prompt
-handling is not reproduced here.
+done long before its longest reply. How it generates, with which of the trainer's attributes,
+and what of that is not public API: the comment above `OverlappedRollout`.
 
 It also records the generation wall time, which the scorer logs as `generation_s`.
 
@@ -80,6 +66,22 @@ class FinishedRows(StoppingCriteria):
         return torch.zeros(input_ids.shape[0], dtype=torch.bool, device=input_ids.device)
 
 
+# `OverlappedRollout` generates with what the trainer exposes publicly: its tokenizer
+# (`processing_class`) and `args.chat_template_kwargs` for the prompts, `model_wrapped` and
+# `accelerator` through `trl.models.unwrap_model_for_generation`, and the trainer's
+# `generation_config` / `generation_kwargs` (what TRL's own transformers path samples with);
+# everything after a reply's first EOS is dropped, as TRL does. Its one addition is a stopping
+# criterion that never stops generation but hands every row that has just emitted EOS to
+# `RolloutScorer.prefetch`, which starts its render on the loop of TRL's reward calls. When TRL then
+# calls the reward functions, the scorer awaits the renders already under way (a reply cut off at
+# `max_completion_length` is painted then, as before). The first step paints nothing ahead: the
+# reward loop is known once TRL has called the rewards.
+#
+# What is not public API: `generation_config`, `generation_kwargs` and `rollout_func` itself are TRL
+# attributes and an experimental argument without documented stability; a TRL upgrade can change
+# them (tests/test_train_smoke.py trains with this path, so CI sees it). Prompts must be
+# conversational (the task's dataset is); TRL's multimodal and tool-calling prompt handling is not
+# reproduced here.
 class OverlappedRollout:
     """A TRL `rollout_func`: transformers generation, each finished reply painted at once."""
 
