@@ -15,23 +15,11 @@ then each tier, timed:
             training renderer (conf/renderer/local.yaml: its pixel density, its 10 CPU-s limit);
   rich      with `--rich`, the rich tier (watercolor/render/bench_sketches/rich/: what frontier
             models write) with the real models' renderer (conf/renderer/rich.yaml: 60 CPU-s).
-Per tier (keys `<tier>_...`): `per_s`, renders per second of wall time; `per_core_s`, renders
-per CPU-second of the lanes' Chromium processes (read with common.process_cpu before and after;
-`cpu_s` splits a render's share by process: `gpu_s` is SwiftShader rasterising, or the GPU
-driver's CPU work and waits); `sketch_cpu_s`, a render's CPU as the pool meters it for the
-time limit (watchdog.CpuMeter); `relaunches` (a browser retired after a time-out: its CPU is
-missing from `per_core_s`). A GPU mode is also compared with SwiftShader's canvases of the same
-sketches: `per_s_ratio` and `per_core_s_ratio` (GPU / SwiftShader), `status_agreement` (share
-of sketches with the same status), the fine_grained reward set's totals (`score_max_diff`,
-`score_mean_diff`, `score_within_tolerance`: share of the sketches both scored whose totals
-part by at most SCORE_TOLERANCE), and the pixels of canvases both painted
-(`max_differing_pixel_share`: the largest share of pixels differing in any channel;
-`max_channel_difference`, out of 255).
 
-render_modes.py's `where_the_time_goes` launches its own SwiftShader browser, so the per-process
-split here is read over the pool's own browsers instead. With `--json` the last line printed is one
-JSON object holding every figure, and `environment`: the variables that tell the GPU's drivers
-where to be found (glvnd's EGL vendor files, the Vulkan ICD, LD_LIBRARY_PATH), as this run saw.
+With `--json` the last line printed is one JSON object holding every figure, and `environment`:
+the variables that tell the GPU's drivers where to be found (glvnd's EGL vendor files, the Vulkan
+ICD, LD_LIBRARY_PATH), as this run saw. What each figure means, and why the per-process split is
+read over the pool's own browsers: the comments at `paint` and `lanes_cpu`.
 """
 
 from __future__ import annotations
@@ -135,6 +123,17 @@ async def what_paints(pool: RenderPool, mode: str, vendor: str) -> dict:
     return found
 
 
+# Per tier (keys `<tier>_...`): `per_s`, renders per second of wall time; `per_core_s`, renders per
+# CPU-second of the lanes' Chromium processes (read with common.process_cpu before and after;
+# `cpu_s` splits a render's share by process: `gpu_s` is SwiftShader rasterising, or the GPU
+# driver's CPU work and waits); `sketch_cpu_s`, a render's CPU as the pool meters it for the time
+# limit (watchdog.CpuMeter); `relaunches` (a browser retired after a time-out: its CPU is missing
+# from `per_core_s`). A GPU mode is also compared with SwiftShader's canvases of the same sketches:
+# `per_s_ratio` and `per_core_s_ratio` (GPU / SwiftShader), `status_agreement` (share of sketches
+# with the same status), the fine_grained reward set's totals (`score_max_diff`, `score_mean_diff`,
+# `score_within_tolerance`: share of the sketches both scored whose totals part by at most
+# SCORE_TOLERANCE), and the pixels of canvases both painted (`max_differing_pixel_share`: the
+# largest share of pixels differing in any channel; `max_channel_difference`, out of 255).
 async def paint(pool: RenderPool, sketches: list[str]) -> tuple[dict, list[Canvas]]:
     """Render `sketches` on the warm pool (after an untimed warm-up sketch per lane): throughput
     per second of wall time and per CPU-second of its browsers."""
@@ -156,6 +155,8 @@ async def paint(pool: RenderPool, sketches: list[str]) -> tuple[dict, list[Canva
     }, canvases
 
 
+# render_modes.py's `where_the_time_goes` launches its own SwiftShader browser, so the per-process
+# split here is read over the pool's own browsers instead.
 def lanes_cpu(pool: RenderPool) -> dict[int, tuple[str, float]]:
     """common.process_cpu over every lane's browser: {pid: (kind, CPU seconds so far)}."""
     found = {}
