@@ -17,19 +17,8 @@
     #   step_cpu/other_s       the rest of the process tree (anything else the job started)
     # and step_cpu/trainer_s, step_cpu/chromium_s, step_cpu/driver_s by process.
 
-The job's process tree is read with psutil: each process's own user + system time plus that of
-its children which have exited and been waited for (so a renderer that died mid-step still
-counts, with the process that reaped it). The trainer reaps orphaned Chromium helpers itself
-(`render.watchdog.adopt_orphans`), so its waited-for children count as Chromium. The trainer's
-windows are read with `os.times()` (all its threads) at the callback events and at the start
-and end of the rewards call. With `overlap_rendering`, renders start during generation and the
-trainer's share of driving them lands in `step_cpu/generation_s`; Chromium's own time is counted
-wherever it falls.
-
-TRL times its blocks too (`profiling/Time taken: ...`, wall seconds), and logs them only to a
-tracker named in `report_to`: `tracking.trl_profiling=true` names MLflow there (watercolor
-logs everything else itself, see `watercolor.training.mlflow_callback`). Those are wall seconds of
-the trainer's blocks; these figures are CPU over the whole process tree.
+How the process tree is read, and how these figures differ from TRL's own timings: the comments
+at `tree_cpu` and `StepCpu`.
 """
 
 from __future__ import annotations
@@ -65,6 +54,14 @@ def process_class(process: psutil.Process) -> str:
     return "other"
 
 
+# The job's process tree is read with psutil: each process's own user + system time plus that of its
+# children which have exited and been waited for (so a renderer that died mid-step still counts,
+# with the process that reaped it). The trainer reaps orphaned Chromium helpers itself
+# (`render.watchdog.adopt_orphans`), so its waited-for children count as Chromium. The trainer's
+# windows are read with `os.times()` (all its threads) at the callback events and at the start and
+# end of the rewards call. With `overlap_rendering`, renders start during generation and the
+# trainer's share of driving them lands in `step_cpu/generation_s`; Chromium's own time is counted
+# wherever it falls.
 def tree_cpu(root: int | None = None) -> dict[str, float]:
     """CPU seconds so far of `root` (default: this process) and every process below it, by
     class: `trainer` (root's own time), `chromium`, `driver`, `other`; each process with its
@@ -122,6 +119,10 @@ class RewardsCpu:
                 self.yardsticks[name] = self.yardsticks.get(name, 0.0) + after[name] - value
 
 
+# TRL times its blocks too (`profiling/Time taken: ...`, wall seconds), and logs them only to a
+# tracker named in `report_to`: `tracking.trl_profiling=true` names MLflow there (watercolor logs
+# everything else itself, see `watercolor.training.mlflow_callback`). Those are wall seconds of the
+# trainer's blocks; these figures are CPU over the whole process tree.
 class StepCpu(TrainerCallback):
     """Logs each step's CPU-seconds by part (module docstring) to the active MLflow run.
 
