@@ -6,30 +6,18 @@
     >>> [v.code for v in violations]
     ['not_webgl', 'bare_primitive', 'no_painting']
 
-A reply is refused before any rendering when it has no sketch (`no_sketch`), was cut off
-(`truncated`), is over `GateRules.max_chars` (`too_long`), lacks `setup` (`no_setup`) or a
-WEBGL canvas (`not_webgl`), reaches outside the page (`external_access`: loaders, fetch, XHR,
-sockets, eval, DOM, URLs and data URIs), writes text (`text_label`), draws with bare p5
-primitives (`bare_primitive`), calls brush methods the library lacks (`unknown_brush_method`)
-or the task does not allow (`disallowed_brush_method`; p5.brush's `no*` methods, which only
-turn a setting off, are always allowed), uses `brush` as a value so its calls cannot be checked
-(`brush_alias`, under an allow-list), or never paints (`no_painting`).
-After rendering, `check_canvas` refuses a canvas that is (almost) all paper (`blank_canvas`),
-by the reward components' own definition of the sheet and of paint (`watercolor.rewards.pixels`:
-whatever the sketch laid down as its background is the sheet), so the task and every component
-agree on what is blank.
+A reply is refused before any rendering when it has no sketch, was cut off, is too long, lacks
+`setup` or a WEBGL canvas, reaches outside the page, writes text, draws with bare p5 primitives,
+calls brush methods the library lacks or the task does not allow, aliases `brush`, or never
+paints; after rendering, `check_canvas` refuses a blank canvas. Each rule and its code: the
+comment above `check_sketch`.
 
 What this isolates: nothing. The gate is the task's policy (what earns a reward), matched on
 the code with comments and literals blanked (`jsscan`), and it can be fooled by obfuscation.
 Every scan is linear in the reply's length: tests/tasks/test_hostile_input.py measures the
 gate on hostile replies (thousands of unclosed tags, calls or regex classes) at the limits.
-Why a lexical scan and not a parser (e.g. tree-sitter's JavaScript grammar), issue 10: what we
-tried against it (computed members `brush["rect"]`, string-built names, names in comments and
-strings, `brush . rect` across spaces and lines) is already caught or rightly ignored; the one
-evasion found, an alias (`const b = brush; b.rect()`), a parser alone does not catch either (it
-needs data flow) and is refused here as `brush_alias`. A parser would add a native dependency
-for what the scan does in 160 lines.
 The safety boundary is the renderer's browser (no network, no files, time and memory bounds).
+Why a lexical scan (`jsscan`) and not a parser: the comment after the imports.
 """
 
 from __future__ import annotations
@@ -46,6 +34,13 @@ from watercolor.tasks.episode import Violation, fenced_blocks, without_thinking
 from watercolor.tasks.painting.assets import brush_methods
 from watercolor.tasks.painting.jsscan import Scan, scan
 from watercolor.tasks.parts import blank_canvas
+
+# Why a lexical scan and not a parser (e.g. tree-sitter's JavaScript grammar), issue 10: what we
+# tried against it (computed members `brush["rect"]`, string-built names, names in comments and
+# strings, `brush . rect` across spaces and lines) is already caught or rightly ignored; the one
+# evasion found, an alias (`const b = brush; b.rect()`), a parser alone does not catch either (it
+# needs data flow) and is refused here as `brush_alias`. A parser would add a native dependency for
+# what the scan does in 160 lines.
 
 
 def _names(words: str) -> frozenset[str]:
@@ -132,6 +127,17 @@ def check_reply(reply: str, rules: GateRules = DEFAULT_RULES) -> tuple[str | Non
     return sketch, check_sketch(sketch, rules, fence_closed=fence_closed)
 
 
+# A reply is refused before any rendering when it has no sketch (`no_sketch`), was cut off
+# (`truncated`), is over `GateRules.max_chars` (`too_long`), lacks `setup` (`no_setup`) or a WEBGL
+# canvas (`not_webgl`), reaches outside the page (`external_access`: loaders, fetch, XHR, sockets,
+# eval, DOM, URLs and data URIs), writes text (`text_label`), draws with bare p5 primitives
+# (`bare_primitive`), calls brush methods the library lacks (`unknown_brush_method`) or the task
+# does not allow (`disallowed_brush_method`; p5.brush's `no*` methods, which only turn a setting
+# off, are always allowed), uses `brush` as a value so its calls cannot be checked (`brush_alias`,
+# under an allow-list), or never paints (`no_painting`). After rendering, `check_canvas` refuses a
+# canvas that is (almost) all paper (`blank_canvas`), by the reward components' own definition of
+# the sheet and of paint (`watercolor.rewards.pixels`: whatever the sketch laid down as its
+# background is the sheet), so the task and every component agree on what is blank.
 def check_sketch(
     sketch: str, rules: GateRules = DEFAULT_RULES, *, fence_closed: bool = True
 ) -> list[Violation]:
