@@ -8,28 +8,14 @@ An MLflow store lives in `outputs/`, which may not outlive the machine; a study 
 parts (`watercolor.training.study`) keeps each finished job's records under `experiments/` instead,
 and `python -m watercolor.compare --records DIR` rebuilds its tables from them alone. Per job
 (`<records>/<arm>-seed<seed>/`, the arm being the reward set unless the study sweeps `arm`; the
-untrained model's evaluation in `untrained/`):
-
-- `run.json`: who the run is (id, name, reward set, arm, seed, model, status), its commit, whether
-  the training code had uncommitted changes, the hash of its config, its study and the
-  fingerprint of the weights it started from (`watercolor.analysis.provenance.weights_fingerprint`);
-- `config.yaml`: the run's resolved config;
-- `metrics.csv`: every metric the run logged, one row per step;
-- `rollouts.parquet`: the logged rollouts (step, prompt, reply, reward, status, violations,
-  components), without the canvas images;
-- `evaluation/evaluation.json` (its id, the run it evaluated, its summary metrics) and
-  `evaluation/samples.parquet` (one row per held-out sample: prompt, reply, status,
-  violations, every set's total and components, the behaviour measures).
+untrained model's evaluation in `untrained/`): the files are listed at `export`.
 
 Which runs of a store a study or a sweep is (`select_runs`, `evaluations`) and what their
 provenance says (`provenance_table`, `provenance_warnings`: one config per arm, one commit,
 one set of starting weights) live here too, beside what they select and read.
 
-No weights and no PNGs: canvases are re-rendered from the replies when a gallery needs them
-(the renderer is deterministic up to a few pixels). Parquet keeps the tables' types exactly
-(empty strings, booleans), so the store and the records give the same numbers. Every parquet
-table the project writes goes through `write_table` (`PARQUET_OPTIONS`: zstd, and no footer
-larger than the data), since each study commits its records.
+No weights and no PNGs; every parquet table goes through `write_table`: the comment there says
+why.
 """
 
 from __future__ import annotations
@@ -342,6 +328,17 @@ def provenance_warnings(table: pd.DataFrame) -> list[str]:
 # --- to and from a records folder ---------------------------------------------------------------
 
 
+# The files of a job:
+# - `run.json`: who the run is (id, name, reward set, arm, seed, model, status), its commit, whether
+#   the training code had uncommitted changes, the hash of its config, its study and the fingerprint
+#   of the weights it started from (`watercolor.analysis.provenance.weights_fingerprint`);
+# - `config.yaml`: the run's resolved config;
+# - `metrics.csv`: every metric the run logged, one row per step;
+# - `rollouts.parquet`: the logged rollouts (step, prompt, reply, reward, status, violations,
+#   components), without the canvas images;
+# - `evaluation/evaluation.json` (its id, the run it evaluated, its summary metrics) and
+#   `evaluation/samples.parquet` (one row per held-out sample: prompt, reply, status, violations,
+#   every set's total and components, the behaviour measures).
 def export(found: Records, records_dir: str | Path) -> list[Path]:
     """One folder per training run (`job_key`) and `untrained/` for an evaluation of no run;
     each written whole into a temporary folder, then renamed (a cut-off export leaves none)."""
@@ -391,6 +388,11 @@ def _write_evaluation(folder: Path, evaluation: Evaluation) -> None:
     write_table(evaluation.samples, target / "samples.parquet")
 
 
+# No weights and no PNGs: canvases are re-rendered from the replies when a gallery needs them (the
+# renderer is deterministic up to a few pixels). Parquet keeps the tables' types exactly (empty
+# strings, booleans), so the store and the records give the same numbers. Every parquet table the
+# project writes goes through `write_table` (`PARQUET_OPTIONS`: zstd, and no footer larger than the
+# data), since each study commits its records.
 def write_table(table: pd.DataFrame, path: Path) -> None:
     """`table` as parquet at `path`, without its index, compact (`PARQUET_OPTIONS`)."""
     table.to_parquet(path, index=False, **PARQUET_OPTIONS)
