@@ -5,16 +5,13 @@
     >>> v.lab.shape, round(v.coverage, 3)      # OKLab at the working size, paint fraction
     ((256, 256, 3), 0.214)
 
-Every pixel component reads the same `View`: the canvas downsampled (area average) so its long
-side is `WORK_SIZE` pixels, converted to OKLab (perceptual: Euclidean distance ~ visible
-difference; 0.02 is about one just-noticeable step), the paper colour estimated from the sheet's
-border, and each pixel's *strength* (OKLab distance from the paper). Features are therefore in
-sketch coordinates whatever the render's pixel density, and thresholds never depend on the
-canvas size. The paper is estimated, not assumed: the modal colour of the border ring (paint
-rarely covers the whole border; when a uniform ground does, that ground is the paper). So the
-sheet is whatever the sketch laid down as its background, cream paper or a dark or tinted
-`background(...)`: a background fill or tint is never a pigment layer. Shared derived maps
-(smoothed OKLab, hard edges, wash interiors, blotchy `unevenness`) are computed on first use.
+Every pixel component reads the same `View`: the canvas downsampled (area average) so its long side
+is `WORK_SIZE` pixels, converted to OKLab (perceptual: Euclidean distance ~ visible difference;
+0.02 is about one just-noticeable step), the paper colour estimated from the sheet's border, and
+each pixel's *strength* (OKLab distance from the paper). Features are therefore in sketch
+coordinates whatever the render's pixel density, and thresholds never depend on the canvas size.
+Shared derived maps (smoothed OKLab, hard edges, wash interiors, blotchy `unevenness`) are computed
+on first use. How the paper is found: the comment at `View.paper`.
 
 This module is the one definition of "painted" that the task and every component share: a
 canvas is blank when less than `BLANK_COVERAGE` of its sheet carries paint (the painting task's
@@ -149,6 +146,10 @@ class View:
     def ring(self) -> np.ndarray:
         return border_ring(self.rgb.shape[:2])
 
+    # The paper is estimated, not assumed: the modal colour of the border ring (paint rarely covers
+    # the whole border; when a uniform ground does, that ground is the paper). So the sheet is
+    # whatever the sketch laid down as its background, cream paper or a dark or tinted
+    # `background(...)`: a background fill or tint is never a pigment layer.
     @cached_property
     def paper(self) -> np.ndarray:
         """OKLab colour of the paper (modal colour of the border ring)."""
