@@ -13,20 +13,8 @@ temperature 0, and a strict JSON answer `{"winner": "A" | "B" | "tie", "reason":
 `response_format=None` for servers that reject it). The answer is parsed strictly: anything
 but exactly that object is malformed.
 
-Requests go through the `openai` client (`chat.completions.create`), which retries transport
-errors, timeouts and 408/409/429/5xx answers itself: `max_retries` times, with its own
-exponential backoff (0.5 s doubling to at most 8 s, with jitter; not configurable) or the
-server's `Retry-After`; each request is bounded by `timeout_s`. Failures are no verdict, never
-a fake loss: once the client gives up, or the server refuses the request (other 4xx: a wrong
-model name, a bad request), or the answer is not exactly the verdict object, `compare` returns
-None. A malformed answer is not asked again: at temperature 0 the same question mostly gets the
-same answer. At most `concurrency` requests are in flight per judge, so one comparison takes
-at most about `(max_retries + 1) * timeout_s` plus the backoff. The API key, if the server
-wants one, is read from the environment variable named by `api_key_env`, so it never lands in
-a logged config; without one the client sends the placeholder `EMPTY` (vLLM's convention: a
-server started without `--api-key` ignores it). The endpoint and model have no defaults here:
-the judge sets take them from conf/reward/blocks/judge/vlm.yaml (its port, 8001, and the
-environment variables that move it), their one source.
+How requests are sent, retried and bounded, when a comparison is no verdict, and where the key,
+endpoint and model come from: the comment above `VLMJudge`.
 """
 
 from __future__ import annotations
@@ -111,6 +99,20 @@ def data_url(png: bytes, size: int | None = None) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
+# Requests go through the `openai` client (`chat.completions.create`), which retries transport
+# errors, timeouts and 408/409/429/5xx answers itself: `max_retries` times, with its own exponential
+# backoff (0.5 s doubling to at most 8 s, with jitter; not configurable) or the server's
+# `Retry-After`; each request is bounded by `timeout_s`. Failures are no verdict, never a fake loss:
+# once the client gives up, or the server refuses the request (other 4xx: a wrong model name, a bad
+# request), or the answer is not exactly the verdict object, `compare` returns None. A malformed
+# answer is not asked again: at temperature 0 the same question mostly gets the same answer. At most
+# `concurrency` requests are in flight per judge, so one comparison takes at most about
+# `(max_retries + 1) * timeout_s` plus the backoff. The API key, if the server wants one, is read
+# from the environment variable named by `api_key_env`, so it never lands in a logged config;
+# without one the client sends the placeholder `EMPTY` (vLLM's convention: a server started without
+# `--api-key` ignores it). The endpoint and model have no defaults here: the judge sets take them
+# from conf/reward/blocks/judge/vlm.yaml (its port, 8001, and the environment variables that move
+# it), their one source.
 class VLMJudge:
     """Asks a vision-language model which of two paintings is the better watercolour."""
 

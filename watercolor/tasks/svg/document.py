@@ -8,25 +8,9 @@ how much of the sheet it weighs and whether it is a flat fill.
     [Shape(opacity=0.4, weight=1.0, flat=True)]
 
 The SVG reward's document terms (`watercolor.tasks.svg.rewards`) pay see-through shapes and
-several of them, so they must count only what the browser draws (issue 44): nothing inside
-`<defs>`, `<clipPath>`, `<mask>`, `<symbol>`, `<pattern>` or `<marker>` unless a `<use>` draws
-it, nothing outside the SVG namespace, no shape of size 0 or scaled to nothing, none under
-`display: none`, `visibility: hidden` or opacity 0, none whose paint is none or a colour of
-alpha 0 (`#f4a0` is #rgba: Chromium draws nothing), and of a shape no transform moved, only the
-part on the sheet. A colour's own alpha multiplies its opacity. Opacity, display and
-visibility are read in the CSS cascade's order as far as a simple reading goes: an inline
-`style` beats a `<style>` rule (the more specific, then the later) beats the attribute, and
-`!important` beats them all; a rule's selector is read by its last compound (type, `#id`,
-`.class`, `*`), and a selector with a pseudo-class or an attribute test is skipped. A shape's
-weight is its area's share of the sheet, 0 below `TINY` and 1 from `FULL`, so hundreds of dots
-weigh (almost) nothing; areas are read from the geometry attributes (a path's or polygon's by
-its points' bounding box) and ignore transforms, clipping and `calc()`. Shapes on one spot
-(their geometry equal to `SAME_SPOT` of the sheet's side) are one shape of their combined
-opacity, as the canvas shows them. A fill of `url(...)` (a gradient or pattern) is not `flat`.
-Past `MAX_RULES` style rules a document's shapes are not read, and the walk stops after
-`MAX_VISITS` elements (`<use>` expansions included). Hand-written rather than a CSS engine: a
-real one (Chromium's computed styles) would need the page again after the render; this reading
-is pure Python on text the gate already parsed, linear in the document and its budgets.
+several of them, so they must count only what the browser draws (issue 44). What is counted, how
+opacity and weight are read, the budgets, and why by hand rather than a CSS engine: the comment
+above `drawn_shapes`.
 """
 
 from __future__ import annotations
@@ -97,6 +81,26 @@ class Rule(NamedTuple):
     declarations: dict[str, tuple[tuple, str]]  # property -> (cascade rank, value)
 
 
+# The SVG reward's document terms (`watercolor.tasks.svg.rewards`) pay see-through shapes and
+# several of them, so they must count only what the browser draws (issue 44): nothing inside
+# `<defs>`, `<clipPath>`, `<mask>`, `<symbol>`, `<pattern>` or `<marker>` unless a `<use>` draws it,
+# nothing outside the SVG namespace, no shape of size 0 or scaled to nothing, none under `display:
+# none`, `visibility: hidden` or opacity 0, none whose paint is none or a colour of alpha 0 (`#f4a0`
+# is #rgba: Chromium draws nothing), and of a shape no transform moved, only the part on the sheet.
+# A colour's own alpha multiplies its opacity. Opacity, display and visibility are read in the CSS
+# cascade's order as far as a simple reading goes: an inline `style` beats a `<style>` rule (the
+# more specific, then the later) beats the attribute, and `!important` beats them all; a rule's
+# selector is read by its last compound (type, `#id`, `.class`, `*`), and a selector with a
+# pseudo-class or an attribute test is skipped. A shape's weight is its area's share of the sheet, 0
+# below `TINY` and 1 from `FULL`, so hundreds of dots weigh (almost) nothing; areas are read from
+# the geometry attributes (a path's or polygon's by its points' bounding box) and ignore transforms,
+# clipping and `calc()`. Shapes on one spot (their geometry equal to `SAME_SPOT` of the sheet's
+# side) are one shape of their combined opacity, as the canvas shows them. A fill of `url(...)` (a
+# gradient or pattern) is not `flat`. Past `MAX_RULES` style rules a document's shapes are not read,
+# and the walk stops after `MAX_VISITS` elements (`<use>` expansions included). Hand-written rather
+# than a CSS engine: a real one (Chromium's computed styles) would need the page again after the
+# render; this reading is pure Python on text the gate already parsed, linear in the document and
+# its budgets.
 def drawn_shapes(document: str) -> list[Shape]:
     """Every shape the browser draws from `document`, in document order; none when it is not
     XML (another task's sketch, scored by a set that lists every reward set)."""

@@ -19,14 +19,11 @@ Styles, from what the task wants to what it forbids:
 - `plain_p5`: bare p5 `fill(...)` / `ellipse(...)` / `beginShape()`: banned by the task's gate.
 - `then_throw`: a finished sketch whose last line calls a function that does not exist: it
   paints everything, then throws at run time (the static gate cannot tell; the browser can).
-
-Colours are written as numbers (`brush.fill(r, g, b, alpha)`, `brush.stroke(r, g, b)`), not
-"#rrggbb" strings: a tiny model writes four numbers far more reliably than a six-digit hex
-string (trained on hex it miscounted the digits and dropped the closing quote).
 - `corrupt`: breaks a sketch (missing brace, undefined function, unknown brush method).
 
 Every sketch follows the task's skeleton (`createCanvas(600, 600, WEBGL)`, cream paper,
-`brush.scaleBrushes(3)`), written into `setup()`.
+`brush.scaleBrushes(3)`), written into `setup()`. Why colours are written as numbers: the comment
+at `fill_call`.
 """
 
 from __future__ import annotations
@@ -112,6 +109,9 @@ def rgb(colour: str) -> tuple[int, int, int]:
     return r, g, b
 
 
+# Colours are written as numbers (`brush.fill(r, g, b, alpha)`, `brush.stroke(r, g, b)`), not
+# "#rrggbb" strings: a tiny model writes four numbers far more reliably than a six-digit hex string
+# (trained on hex it miscounted the digits and dropped the closing quote).
 def fill_call(colour: str, alpha: int) -> str:
     """`brush.fill(r, g, b, alpha)` for a "#rrggbb" colour."""
     r, g, b = rgb(colour)
