@@ -5,20 +5,8 @@
     >>> translucent_washes(canvas), wash_load(view(canvas))
     (0.7, 0.61)
 
-What a fill's opacity changes on a p5.brush 2.2.2 canvas is how much pigment the wash lays, not
-whether it hides what lies under it. p5.brush mixes every fill into the sheet by Kubelka-Munk
-(its blend shader averages absorbance K/S), and an overlap of two fills carries about the sum of
-their absorbances at any opacity: 0.87-1.19 of it at opacity 255, 0.94-1.12 at 100-150, measured
-on two overlapping washes rendered alone and together
-(experiments/2026-12-04_translucency_calibration/). So an "opaque" fill shows the wash beneath
-it too, only heavier, and a statistic of the overlap colour cannot tell opacity apart.
-
-The absorbance a wash adds is what can. Where layers add, the step in K/S across a wash's
-outline is that wash's own load whatever lies under it: the paper, or three glazes. `wash_load`
-is the contrast-weighted mean of those steps over the paint's edges (a light glaze steps little,
-a heavy fill much, a dark accent of a few pixels little in the mean). Bleed and grain move it
-little: a bled edge is measured across its ramp (`reach` pixels either side), and grain is
-smoothed away first. A pale colour at opacity 255 also reads as light: on the canvas it is one.
+`wash_load` reads how much pigment each wash lays, from the step in absorbance across its edges
+(why that and not the overlap's colour: the comment above it).
 
 `translucent_washes` pays light loads (a log ramp from `heavy` to `light`, set on p5.brush's own
 washes at opacity 60-150 against the same washes at 255, bleed and texture on), and only as far
@@ -76,6 +64,20 @@ def along(image: np.ndarray, normal: np.ndarray, distance: float) -> np.ndarray:
     return image[rows, cols]
 
 
+# What a fill's opacity changes on a p5.brush 2.2.2 canvas is how much pigment the wash lays, not
+# whether it hides what lies under it. p5.brush mixes every fill into the sheet by Kubelka-Munk (its
+# blend shader averages absorbance K/S), and an overlap of two fills carries about the sum of their
+# absorbances at any opacity: 0.87-1.19 of it at opacity 255, 0.94-1.12 at 100-150, measured on two
+# overlapping washes rendered alone and together (experiments/2026-12-04_translucency_calibration/).
+# So an "opaque" fill shows the wash beneath it too, only heavier, and a statistic of the overlap
+# colour cannot tell opacity apart.
+#
+# The absorbance a wash adds is what can. Where layers add, the step in K/S across a wash's outline
+# is that wash's own load whatever lies under it: the paper, or three glazes. `wash_load` is the
+# contrast-weighted mean of those steps over the paint's edges (a light glaze steps little, a heavy
+# fill much, a dark accent of a few pixels little in the mean). Bleed and grain move it little: a
+# bled edge is measured across its ramp (`reach` pixels either side), and grain is smoothed away
+# first. A pale colour at opacity 255 also reads as light: on the canvas it is one.
 def wash_load(v: View, reach: int = 5, sigma: float = 1.5, floor: float = 0.006) -> float | None:
     """Contrast-weighted mean K/S step across the paint's edges; None without any edge.
 

@@ -10,21 +10,9 @@ the same task, so a sketch is rendered once however many components read it.
 
 What TRL sums is exactly the set's total: function `i` returns component `i`'s value, zeroed
 when the set's gate fails, and its weight is the set's weight for `i` (divided by the sum of
-weights when the set normalises). TRL therefore logs `rewards/<name>` as the component's gated
-value; the raw values, gate-violation rates, execution rate, per-canvas render time and the
-batch's wall time in rewards go through `log_metric` as `rollouts/components/<name>`,
-`rollouts/violations/<code>`, `rollouts/execution_rate`, `rollouts/render_s` and
-`rollouts/reward_wall_s` (`watercolor.tracking.metric_name` says what MLflow calls each).
-An infrastructure failure makes every function return None for that completion, so TRL leaves
-it out of the group baseline instead of scoring a fake 0.
-
-`prefetch(reply)` starts painting a reply before TRL asks for its reward (called by
-`watercolor.training.rollout.OverlappedRollout` as each reply finishes generating); the batch then
-awaits that render instead of starting another. `rollouts/prefetched` (the share of a batch's
-canvases that were painted ahead) and `rollouts/generation_s` are logged with the rest: the
-rollout's own generation time (`note_generation`), or, when TRL generates, the time from the
-step's start (`note_step_start`, from `watercolor.training.rollout.GenerationClock`) to the rewards
-call.
+weights when the set normalises). An infrastructure failure is None from every function, never
+a fake 0. What TRL logs and what goes through `log_metric`, and how `prefetch` paints ahead: the
+comments above `RolloutScorer` and at `prefetch`.
 """
 
 from __future__ import annotations
@@ -88,6 +76,13 @@ def prompt_text(prompt) -> str:
     return next((m["content"] for m in reversed(prompt) if m.get("role") == "user"), "")
 
 
+# TRL therefore logs `rewards/<name>` as the component's gated value; the raw values, gate-violation
+# rates, execution rate, per-canvas render time and the batch's wall time in rewards go through
+# `log_metric` as `rollouts/components/<name>`, `rollouts/violations/<code>`,
+# `rollouts/execution_rate`, `rollouts/render_s` and `rollouts/reward_wall_s`
+# (`watercolor.tracking.metric_name` says what MLflow calls each). An infrastructure failure makes
+# every function return None for that completion, so TRL leaves it out of the group baseline instead
+# of scoring a fake 0.
 class RolloutScorer:
     """Paints and scores each batch once; serves its components to TRL."""
 
@@ -114,6 +109,13 @@ class RolloutScorer:
         # The event loop TRL calls the reward functions on (the renders run there).
         self.loop: asyncio.AbstractEventLoop | None = None
 
+    # `prefetch(reply)` starts painting a reply before TRL asks for its reward (called by
+    # `watercolor.training.rollout.OverlappedRollout` as each reply finishes generating); the batch
+    # then awaits that render instead of starting another. `rollouts/prefetched` (the share of a
+    # batch's canvases that were painted ahead) and `rollouts/generation_s` are logged with the
+    # rest: the rollout's own generation time (`note_generation`), or, when TRL generates, the time
+    # from the step's start (`note_step_start`, from `watercolor.training.rollout.GenerationClock`)
+    # to the rewards call.
     def prefetch(self, reply: str) -> bool:
         """Start painting `reply` now, from any thread, on the loop TRL calls the rewards on.
 

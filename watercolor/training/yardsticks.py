@@ -14,13 +14,8 @@ replies it has a verdict on, a failed gate counting 0) and `crossreward/gate/<se
 of those its gate passes). The run's own set is among them under its name, from the scores
 already computed, so every job of a sweep draws a line on every chart.
 
-A set that reads opacity from a second paper (painting's `show_through`) scores only canvases
-painted over that paper too. On the steps `second_paper_every` names, each clean run of the step
-is painted again over it (`watercolor.tasks.episode.with_twin`, the twin step of
-`Task.painting_for`'s episode), and `behaviour/paint_opacity` is read beside; on the other steps
-those sets log nothing (no value is better than a guessed one), unless the run's own episode
-painted the twins already. Sets with group components (a judge's win rate) or services stay off
-unless `cross_rewards` names them. A remote renderer paints no twins here.
+Which sets score on which steps (a set that reads a second paper, sets with group components or
+services): the comment at `Yardsticks.measured`.
 
 What it costs is the job's CPU while it runs (the twin renders in Chromium included):
 `step_cpu/yardsticks_s` (`watercolor.training.step_cpu`); `python -m watercolor.bench grpo_steps`
@@ -102,6 +97,13 @@ class Yardsticks:
             canvases = await asyncio.gather(*(self._twin(pool, c) for c in canvases))
         return await asyncio.to_thread(self.measured, rollouts, list(canvases))
 
+    # A set that reads opacity from a second paper (painting's `show_through`) scores only canvases
+    # painted over that paper too. On the steps `second_paper_every` names, each clean run of the
+    # step is painted again over it (`watercolor.tasks.episode.with_twin`, the twin step of
+    # `Task.painting_for`'s episode), and `behaviour/paint_opacity` is read beside; on the other
+    # steps those sets log nothing (no value is better than a guessed one), unless the run's own
+    # episode painted the twins already. Sets with group components (a judge's win rate) or services
+    # stay off unless `cross_rewards` names them. A remote renderer paints no twins here.
     def measured(self, rollouts: Rollouts, canvases: Sequence[Canvas]) -> dict[str, float]:
         """`measure` on canvases already painted (twins included where due)."""
         metrics = behaviour_metrics(canvases, rollouts.replies, self.task.style)
