@@ -19,12 +19,9 @@ sketch and knows nothing else of the task. Its contract with the pool (watercolo
   failed the code (empty when it ran), `notes` what the harness changed without failing it.
 
 The page's own watch (time, crashes, dialogs, navigations, requests) is the pool's and holds for
-every harness. Playwright serves the document for a made-up origin (`HARNESS_URL`, never
-resolved) with `CONTENT_SECURITY_POLICY`: `sandbox allow-scripts allow-modals` gives the document
-an opaque origin (no cookies, storage or IndexedDB, no popups, forms or plug-ins) and
-`default-src 'none'` stops fetch, XHR, WebSocket, beacons, images, scripts, workers, fonts and
-frames from any URL; only inline scripts and data:/blob: images (which never leave the page)
-are allowed.
+every harness. Playwright serves the document for a made-up origin with `CONTENT_SECURITY_POLICY`,
+which gives it an opaque origin and lets it fetch nothing: the comment there says what each part
+stops.
 """
 
 from __future__ import annotations
@@ -36,6 +33,11 @@ from pathlib import Path
 
 HARNESS_URL = "http://watercolor.invalid/"
 
+# Playwright serves the document for a made-up origin (`HARNESS_URL`, never resolved) with
+# `CONTENT_SECURITY_POLICY`: `sandbox allow-scripts allow-modals` gives the document an opaque
+# origin (no cookies, storage or IndexedDB, no popups, forms or plug-ins) and `default-src 'none'`
+# stops fetch, XHR, WebSocket, beacons, images, scripts, workers, fonts and frames from any URL;
+# only inline scripts and data:/blob: images (which never leave the page) are allowed.
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "sandbox allow-scripts allow-modals",

@@ -9,18 +9,9 @@
 The anchor's quality term `W_Q * HPSv3`: HPSv3 (MizzenAI, a 7B Qwen2-VL preference model) gives
 each (image, prompt) a preference mean `mu`; the reward is `sigmoid(mu / 4)`, in (0, 1).
 
-Two ways to run the model:
-- **a service** (`url=...`, recommended): `services/hpsv3/serve.py` in its own environment on the
-  GPU machine (hpsv3 pins transformers 4.45.2, which conflicts with our pin, so the two cannot
-  share one environment); this component POSTs each canvas to it (`hpsv3_remote`). A service
-  that is down, times out or fails on an image gives None, never 0.
-- **in process** (no `url`): the `hpsv3` package installed by hand into this environment,
-  `pip install --no-deps hpsv3==1.0.0` plus its runtime needs; whether its Qwen2-VL code runs
-  under transformers 5 is unverified. Its weights,
-about 16 GB, come from the hub on first use and in practice a GPU: the anchor ran it on its own
-A100 (`device` takes any torch device, e.g. "cuda:1"). The package is imported, and the model
-loaded, on the first score only, once per process and (device, checkpoint), so reward sets that
-name this component compose and instantiate without the extra.
+It runs as a service (`url=...`, recommended: `services/hpsv3/serve.py` on the GPU machine) or
+in process (no `url`); how each is set up, and what is unverified: the comment above
+`hpsv3_score`.
 
 None for an infrastructure failure or when the model fails on an image (no verdict, as the
 anchor's "scorer down"); 0.0 for a canvas without pixels. A missing extra is a set-up error and
@@ -130,6 +121,18 @@ def hpsv3_remote(
     return None if mu is None else preference(mu, scale)
 
 
+# Two ways to run the model:
+# - **a service** (`url=...`, recommended): `services/hpsv3/serve.py` in its own environment on the
+#   GPU machine (hpsv3 pins transformers 4.45.2, which conflicts with our pin, so the two cannot
+#   share one environment); this component POSTs each canvas to it (`hpsv3_remote`). A service that
+#   is down, times out or fails on an image gives None, never 0.
+# - **in process** (no `url`): the `hpsv3` package installed by hand into this environment, `pip
+#   install --no-deps hpsv3==1.0.0` plus its runtime needs; whether its Qwen2-VL code runs under
+#   transformers 5 is unverified. Its weights, about 16 GB, come from the hub on first use and in
+#   practice a GPU: the anchor ran it on its own A100 (`device` takes any torch device, e.g.
+#   "cuda:1"). The package is imported, and the model loaded, on the first score only, once per
+#   process and (device, checkpoint), so reward sets that name this component compose and
+#   instantiate without the extra.
 def hpsv3_score(
     canvas: Canvas,
     prompt: str = "",

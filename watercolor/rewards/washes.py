@@ -10,20 +10,8 @@ the rest: p5.brush's flat fills with bleed and texture off kept 0.68-0.74 of the
 painting under `translucent`, and a composition painted at opacity 255 with bleed and texture on
 was paid more than the same composition in translucent glazes (issue 34;
 experiments/2026-12-04_translucency_calibration/). A product cannot be collected piecemeal.
-`wash_factor` multiplies four readings of the canvas, each in [0, 1]:
-
-- `layered`: more tones than one wash shows by itself (`texture.tone_count` from `one_wash`
-  to `layered`): one flat or one textured wash is not a watercolour of layered glazes;
-- `not even_fills`: 0 where the paint is an even fill, either almost all of it (`even`), or
-  much of it (`flat`) with hard edges (no bleed); bled, grainy washes read ~1;
-- `not speckled`: per-pixel noise passed off as grain (`cheats.speckle_sigma`) reads 0;
-- `floor + (1 - floor) * extent * lightness`: light washes, one glaze's own pigment load
-  (`translucency.wash_load`, log ramp from `heavy` to `light`, the calibration's class
-  medians), on a painting's worth of sheet. The only reading that tells translucent glazes
-  from opaque fills with bleed and texture on; `floor` keeps a heavy genuine painting paid.
-
-Only the lightness is scaled by `View.extent` (a light miniature on a bare sheet is not a light
-painting); the other readings are not, since the base set's terms already are.
+`wash_factor` multiplies four readings of the canvas, each in [0, 1] (listed, with why only the
+lightness is scaled by `View.extent`, at `wash_factor`).
 """
 
 from __future__ import annotations
@@ -73,6 +61,19 @@ def wash_lightness(v: View, light: float = 0.37, heavy: float = 2.04) -> float:
     return 0.0 if load is None else ramp(np.log(max(load, 1e-6)), np.log(heavy), np.log(light))
 
 
+# `wash_factor` multiplies four readings of the canvas, each in [0, 1]:
+# - `layered`: more tones than one wash shows by itself (`texture.tone_count` from `one_wash` to
+#   `layered`): one flat or one textured wash is not a watercolour of layered glazes;
+# - `not even_fills`: 0 where the paint is an even fill, either almost all of it (`even`), or much
+#   of it (`flat`) with hard edges (no bleed); bled, grainy washes read ~1;
+# - `not speckled`: per-pixel noise passed off as grain (`cheats.speckle_sigma`) reads 0;
+# - `floor + (1 - floor) * extent * lightness`: light washes, one glaze's own pigment load
+#   (`translucency.wash_load`, log ramp from `heavy` to `light`, the calibration's class medians),
+#   on a painting's worth of sheet. The only reading that tells translucent glazes from opaque fills
+#   with bleed and texture on; `floor` keeps a heavy genuine painting paid.
+#
+# Only the lightness is scaled by `View.extent` (a light miniature on a bare sheet is not a light
+# painting); the other readings are not, since the base set's terms already are.
 def wash_factor(
     canvas: Canvas,
     floor: float = 0.3,
