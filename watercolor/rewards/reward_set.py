@@ -27,11 +27,8 @@ The total (`Score.total`):
 
 Every component is computed and reported, weight 0 included, so a metric can be watched without
 paying for it. What a component that raises, fails its setup or overruns its CPU budget reports,
-and which dataset columns reach it: the comment at `component_value`.
-
-Group components (`fn(canvases, **params) -> list[float | None]`, e.g. `group_diversity`) see
-a whole GRPO group, so only `score_batch` applies them: their weighted values are added to each
-canvas's total (gated canvases stay at 0).
+and which dataset columns reach it: the comment at `component_value`. Group components
+(`group_diversity`, a judge's win rate) score a whole GRPO group: the comment at `score_batch`.
 """
 
 from __future__ import annotations
@@ -288,6 +285,9 @@ class RewardSet:
         total = sum(c.weight * values[n] for n, c in self.components.items() if c.weight)
         return Score(self._normalised(total), values, True)
 
+    # Group components (`fn(canvases, **params) -> list[float | None]`, e.g. `group_diversity`) see
+    # a whole GRPO group, so only `score_batch` applies them: their weighted values are added to
+    # each canvas's total (gated canvases stay at 0).
     def score_batch(self, canvases: Sequence[Canvas], **columns: Sequence) -> list[Score]:
         """Score a group of canvases; `columns` hold one value per canvas, in the same order."""
         scores = [
