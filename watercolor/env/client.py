@@ -19,10 +19,8 @@ messages with the task's `revision_conversation`). `paint_remote` paints replies
 servers through `RemoteRenderer`, the render fleet (one step per reply, whatever the server's
 `turns`; `renderer=remote` in training), which lives beside `LocalRenderer` in
 `watercolor.render.fleet` and is importable from here too, as are the wire types
-(`watercolor.render.wire`). A reply that no server would take and a reply whose server died
-after it was sent come back as an `infra_error` observation with reward None, never a zero; the
-TRL adapter turns that into a None reward for every component (`watercolor.rewards.trl_adapter`),
-as it does for a local browser failure.
+(`watercolor.render.wire`). What a reply that no server takes, or whose server dies, comes back
+as: the comment at `paint_remote`.
 """
 
 from __future__ import annotations
@@ -95,6 +93,10 @@ def task_messages(first: CanvasObservation) -> Messages:
     return [*system, {"role": "user", "content": first.prompt}]
 
 
+# A reply that no server would take and a reply whose server died after it was sent come back as an
+# `infra_error` observation with reward None, never a zero; the TRL adapter turns that into a None
+# reward for every component (`watercolor.rewards.trl_adapter`), as it does for a local browser
+# failure.
 async def paint_remote(
     base_urls: Sequence[str],
     replies: Sequence[str],
