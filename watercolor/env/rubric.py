@@ -19,10 +19,9 @@ The tree (`openenv.core.rubrics.Rubric` throughout: `named_rubrics`, `last_score
 
 Each leaf calls the very `Component` that `RewardSet.score` calls (the one Hydra instantiated), so
 training (which scores through `RewardSet`) and the environment's rubric share every component;
-a component listed in the gate and paid too is one leaf under both, computed once per call.
-
-Why training does not score through this tree, and what OpenEnv's rubric contract does not carry
-(and this tree does, as the set does): the comment above `RewardSetRubric`.
+a component listed in the gate and paid too is one leaf under both, computed once per call. Why
+training does not score through this tree, and what OpenEnv's rubric contract does not carry (and
+this tree does, as the set does): the comment above `RewardSetRubric`.
 """
 
 from __future__ import annotations
