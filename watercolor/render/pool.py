@@ -12,10 +12,9 @@
     (<Status.OK: 'ok'>, (256, 256, 4))
 
 `workers` lanes, each its own browser running one sketch at a time on two warm pages, each page
-holding a fresh document of the task's harness (`watercolor.render.page_harness`: the contract
-every harness keeps). `render` never raises for a bad sketch: it returns a `Canvas` whose status
-says what happened, and `infra_error` only when *we* failed, so a trainer can drop the sample
-instead of scoring a fake zero.
+holding a fresh document of the task's harness (its contract: `page_harness.py`). `render` never
+raises for a bad sketch: its `Canvas` says what happened, and `infra_error` only when *we*
+failed, so a trainer can drop the sample instead of scoring a fake zero.
 
 What it isolates: network (the document's CSP, Playwright's routing, Chromium's flags), files and
 storage (an opaque origin), state (a new document per sketch), time (`time_limit_s` of the lane

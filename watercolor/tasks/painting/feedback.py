@@ -20,9 +20,6 @@ the reward set's components, named and rounded to two places, with the total. It
 `max_chars` characters (~600 by default): a component list that does not fit is cut at a
 whole component and ends with "...". Training (`watercolor.training.revision`), evaluation and the
 env server all call it, so the painter reads the same text in every place it revises.
-
-An infrastructure failure (the browser died) is not the sketch's fault and says so; a canvas
-without a score (no reward set) gives no component line.
 """
 
 from __future__ import annotations
@@ -50,6 +47,8 @@ REVISION_REQUEST = (
 )
 
 
+# An infrastructure failure (the browser died) is not the sketch's fault and says so; a canvas
+# without a score (no reward set) gives no component line.
 def feedback(canvas: Canvas, score: Score | None = None, *, max_chars: int = MAX_CHARS) -> str:
     """The environment's account of `canvas` (and its `score`), at most `max_chars` long."""
     lines = how_it_went(canvas, HOW_IT_ENDED)
