@@ -24,7 +24,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "watercolor"
 LAYERS = (
     "canvas", "config", "usage", "cores",  # the record every layer shares, config, CLI errors
     "policy",      # loading models (+ LoRA), the tiny-model builder
-    "render",      # the Chromium pool, given a task's harness
+    "render",      # the Chromium pool given a task's harness; renderers local and remote
     "rewards",     # pure components over a Canvas, reward sets, the TRL adapter
     "tracking",    # the MLflow store: run ids, metric names, logging
     "analysis",    # reading records: no torch, no task (test_analysis_imports_no_model_stack)
