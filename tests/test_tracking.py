@@ -238,3 +238,58 @@ def test_the_users_tracking_uri_still_wins(tmp_path, monkeypatch):
     client = mlflow.MlflowClient(users)
     assert len(client.search_runs([client.get_experiment_by_name("jobs").experiment_id])) == 2
     assert not (tmp_path / "ours0.db").exists()
+
+
+JOB = """
+import logging, sys, warnings
+import hydra
+
+library = logging.getLogger("a_library_of_its_own")  # as transformers': a handler, no propagation
+library.propagate = False
+library.addHandler(logging.StreamHandler())
+
+@hydra.main(version_base="1.3", config_path=sys.argv.pop(1), config_name="train")
+def main(cfg):
+    print("a printed line")
+    print("\\r 50%|#####     |\\r100%|##########| 2/2", file=sys.stderr)  # a progress bar
+    logging.getLogger("watercolor.somewhere").info("a record")
+    library.warning("a library's own record")
+    warnings.warn("a warning", UserWarning, stacklevel=1)
+    print("no newline at the end", end="")
+
+main()
+"""
+
+
+def test_a_jobs_log_holds_what_it_printed_and_every_loggers_records(tmp_path):
+    # train.log was empty: a run prints its lines, TRL its metrics, and transformers' loggers
+    # do not propagate to the root logger, the only one Hydra's file handler was on (issue 55).
+    # A job of conf/train.yaml's (its callbacks, Hydra's job logging) that prints as a run does:
+    script = tmp_path / "train.py"
+    script.write_text(JOB)
+    run_dir = tmp_path / "run"
+    argv = [sys.executable, str(script), str(CONF_DIR), f"hydra.run.dir={run_dir}"]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    log = (run_dir / "train.log").read_text()
+    for line in ("a printed line", "a record", "a library's own record", "a warning",
+                 "100%|##########| 2/2", "no newline at the end"):  # fmt: skip
+        assert line in log, (line, log)
+    assert "50%" not in log and log.count("a record") == 1
+    assert "a printed line" in done.stdout  # still shown as well
+
+
+def test_an_evaluations_log_holds_what_it_printed(tmp_path):
+    # evaluate.log, the same (the evaluation itself stubbed: it prints its summary as run does)
+    script = tmp_path / "evaluate.py"
+    script.write_text(
+        "import runpy, sys, types\n"  # the evaluation stack (torch...) stays unimported
+        "run = lambda cfg, out: print('the summary') or {}\n"
+        "sys.modules['watercolor.evaluation.held_out'] = types.SimpleNamespace(run=run)\n"
+        "runpy.run_module('watercolor.evaluate', run_name='__main__')\n"
+    )
+    run_dir = tmp_path / "evaluation"
+    argv = [sys.executable, str(script), f"hydra.run.dir={run_dir}"]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "the summary" in (run_dir / "evaluate.log").read_text()

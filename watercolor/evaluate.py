@@ -49,6 +49,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
 from watercolor.evaluation.held_out import run
+from watercolor.tracking import output_in_job_log
 
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="evaluate")
@@ -57,7 +58,8 @@ def main(cfg: DictConfig) -> dict[str, float]:
         check_settings(cfg)
     except ValueError as error:  # checked before the imports too, but not under --config-dir
         usage.fail(error)
-    return run(cfg, Path(HydraConfig.get().runtime.output_dir))
+    with output_in_job_log():  # evaluate.log holds what the evaluation prints
+        return run(cfg, Path(HydraConfig.get().runtime.output_dir))
 
 
 if __name__ == "__main__":

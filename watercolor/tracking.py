@@ -48,6 +48,7 @@ import datetime
 import hashlib
 import io
 import json
+import logging
 import math
 import os
 import re
@@ -180,6 +181,81 @@ class PrepareStore(Callback):
             experiment_id(config.tracking.experiment, config.tracking.artifacts)
         except Exception as exc:  # Hydra would only warn, and the jobs would race: stop here
             raise SystemExit(f"preparing the MLflow store failed: {exc!r}") from exc
+
+
+class _Tee:
+    """A text stream that also writes each finished line to `log`; a line a progress bar redrew
+    with carriage returns is logged as its last state."""
+
+    def __init__(self, stream, log) -> None:
+        self.stream, self.log, self.partial = stream, log, ""
+
+    def write(self, text: str) -> int:
+        self.stream.write(text)
+        *lines, self.partial = (self.partial + text).split("\n")
+        for line in lines:
+            self.keep(line)
+        self.log.flush()
+        return len(text)
+
+    def keep(self, line: str) -> None:
+        if "\r" in line:  # tqdm: a bar redrawn in place, or cleared for a message
+            line = line.rsplit("\r", 1)[-1].rstrip()
+            if not line:
+                return
+        self.log.write(line + "\n")
+
+    def __getattr__(self, name: str):  # flush, isatty, fileno, encoding: the stream's
+        return getattr(self.stream, name)
+
+
+@contextlib.contextmanager
+def output_in_job_log() -> Iterator[None]:
+    """Within it, the Hydra job's log file (`<job name>.log` in its output dir) holds what the job
+    prints and the records of every logger, not only of those that reach the root logger.
+
+    Hydra's job logging gives the root logger a file handler, but a run's output mostly does not
+    pass it: the project prints its lines, TRL prints each step's metrics, Python prints warnings,
+    and transformers' loggers do not propagate. So the job's stdout and stderr are copied to the
+    file line by line, and the loggers that do not propagate get the file handler too.
+    """
+    files = [h for h in logging.root.handlers if isinstance(h, logging.FileHandler)]
+    if not files:  # hydra/job_logging=disabled, or outside a Hydra job
+        yield
+        return
+    loggers = [
+        logger
+        for logger in logging.Logger.manager.loggerDict.values()
+        if isinstance(logger, logging.Logger) and not logger.propagate
+    ]
+    streams = sys.stdout, sys.stderr
+    with open(files[0].baseFilename, "a", encoding="utf-8") as log:
+        tees = sys.stdout, sys.stderr = _Tee(sys.stdout, log), _Tee(sys.stderr, log)
+        for logger in loggers:
+            logger.addHandler(files[0])
+        try:
+            yield
+        finally:
+            sys.stdout, sys.stderr = streams
+            for logger in loggers:
+                logger.removeHandler(files[0])
+            for tee in (t for t in tees if t.partial):  # a last line with no newline
+                tee.keep(tee.partial)
+
+
+class JobLog(Callback):
+    """Hydra callback: each job's log file holds its output (`output_in_job_log`).
+    conf/train.yaml lists it."""
+
+    kept: contextlib.ExitStack | None = None  # made in the job's process: a launcher pickles this
+
+    def on_job_start(self, **kwargs: object) -> None:
+        self.kept = contextlib.ExitStack()
+        self.kept.enter_context(output_in_job_log())
+
+    def on_job_end(self, **kwargs: object) -> None:
+        if self.kept is not None:
+            self.kept.close()
 
 
 @contextlib.contextmanager
