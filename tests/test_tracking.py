@@ -19,7 +19,7 @@ from hydra import compose, initialize_config_dir
 from hydra.core.utils import setup_globals
 from omegaconf import OmegaConf
 
-from watercolor import tracking
+from watercolor import config, tracking
 from watercolor.config import CONF_DIR
 from watercolor.tracking import (
     RUN_ID_FILE,
@@ -243,6 +243,7 @@ def test_the_users_tracking_uri_still_wins(tmp_path, monkeypatch):
 JOB = """
 import logging, sys, warnings
 import hydra
+import watercolor.config  # registers run_label; train.py imports it (watercolor.training.settings)
 
 library = logging.getLogger("a_library_of_its_own")  # as transformers': a handler, no propagation
 library.propagate = False
@@ -293,3 +294,16 @@ def test_an_evaluations_log_holds_what_it_printed(tmp_path):
     done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "the summary" in (run_dir / "evaluate.log").read_text()
+
+
+def test_a_runs_dir_names_its_reward_set_task_and_the_options_set(tmp_path):
+    # Two runs of one set on one day differed only by their time (issue 55).
+    script = tmp_path / "train.py"
+    script.write_text(JOB)
+    argv = [sys.executable, str(script), str(CONF_DIR), "reward=gated", "debug=quick"]
+    done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (run_dir,) = (tmp_path / "outputs" / "runs").glob("*/*")
+    assert re.fullmatch(r"\d\d-\d\d-\d\d\.\d{6}_gated_painting_quick", run_dir.name), run_dir
+    assert "a printed line" in (run_dir / "train.log").read_text()
+    assert config.run_label("coarse", "painting", None, None) == "coarse_painting"

@@ -63,6 +63,17 @@ SHARED_AMOUNTS = {
 STUDY_PROMPTS, STUDY_SAMPLES = 12, 4
 
 
+def run_label(*choices: str | None) -> str:
+    """What a run dir is named after its start time: the group options it was given, the unset
+    ones left out (conf/train.yaml's `hydra.run.dir`: reward set, task, experiment, debug)."""
+    return "_".join(str(choice) for choice in choices if choice is not None)
+
+
+# Registered where the configs are composed: every command that composes conf/train.yaml
+# imports this module before Hydra resolves a run dir.
+OmegaConf.register_new_resolver("run_label", run_label, replace=True)
+
+
 def compose_train(overrides: Sequence[str] = ()) -> DictConfig:
     """conf/train.yaml composed with `overrides` (Hydra's own resolvers are not available)."""
     return compose_config("train", overrides)

@@ -2,7 +2,7 @@
 
     python -m watercolor.evaluate                                   # the tiny default model
     python -m watercolor.evaluate debug=smoke num_prompts=2 samples=2
-    python -m watercolor.evaluate checkpoint=outputs/runs/<date>/<time>_gated   # its final/
+    python -m watercolor.evaluate checkpoint=outputs/runs/<date>/<time>_gated_painting  # its final/
     python -m watercolor.evaluate checkpoint=<mlflow run id> rewards=[coarse,gated]
     python -m watercolor.evaluate model=qwen3_5_4b num_prompts=16   # a base model
     python -m watercolor.evaluate task=svg                          # the SVG task's own sets
