@@ -42,7 +42,7 @@ from omegaconf import DictConfig
 from watercolor import usage
 from watercolor.analysis.audit_verdicts import Margins, audit_lines, passed, report
 from watercolor.canvas import Canvas
-from watercolor.config import compose_config, reward_set_names
+from watercolor.config import compose_config, reward_set_names, unknown
 from watercolor.render import options
 from watercolor.render.pool import RenderConfig
 from watercolor.rewards.reward_set import RewardSet
@@ -80,7 +80,7 @@ def composed(args: argparse.Namespace) -> tuple[str, DictConfig]:
     named = [o.split("=", 1)[1] for o in args.overrides if o.startswith("reward=")]
     args.set = [o for o in args.overrides if not o.startswith("reward=")] + args.set
     if named and named[-1] not in (names := reward_set_names()):
-        raise ValueError(f"unknown reward set {named[-1]!r}; choose from {names}")
+        raise ValueError(unknown("reward set", [named[-1]], names))
     reward = named[-1] if named else _task_default(args)
     return reward, options.compose_scoring(args, reward)
 

@@ -18,8 +18,9 @@ commands such as `python -m watercolor.score` that need one group without a trai
 from __future__ import annotations
 
 import contextlib
+import difflib
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,9 +29,11 @@ from hydra.core.global_hydra import GlobalHydra
 from hydra.core.hydra_config import HydraConfig
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.core.override_parser.types import Override
+from hydra.errors import HydraException, MissingConfigException
 from hydra.types import RunMode
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
+from omegaconf.errors import OmegaConfBaseException
 
 if TYPE_CHECKING:  # the render CLI composes configs without loading the reward stack
     from watercolor.rewards.reward_set import RewardSet
@@ -86,7 +89,58 @@ def compose_config(
     `return_hydra_config`, its `hydra` node too: `hydra.runtime.choices` names each group's option).
     """
     with _on_conf_dir():
-        return compose(name, list(overrides), return_hydra_config=return_hydra_config)
+        try:
+            return compose(name, list(overrides), return_hydra_config=return_hydra_config)
+        except MissingConfigException as error:  # a misspelt option: say which one is closest
+            raise MissingConfigException(
+                with_closest(error), error.missing_cfg_file, error.options
+            ) from error
+
+
+def with_closest(error: MissingConfigException) -> str:
+    """Hydra's message for a group option it could not find, with the closest of the group's
+    options (`difflib`'s match) when one is close: "... 'reward/fine_graned'; did you mean
+    reward=fine_grained? Available options in 'reward': ..."."""
+    group, _, wanted = (error.missing_cfg_file or "").rpartition("/")
+    close = difflib.get_close_matches(wanted, error.options or [], n=1)
+    found = f"Could not find '{error.missing_cfg_file}'"
+    if not close or found not in str(error):
+        return str(error)
+    return str(error).replace(found, f"{found}; did you mean {group}={close[0]}?", 1)
+
+
+def unknown(what: str, names: Sequence[str], known: Sequence[str]) -> str:
+    """The message for names that are not among `known`, with the closest known name to each
+    where one is close (`difflib`): "unknown reward set 'fine_graned' (did you mean
+    'fine_grained'?); choose from [...]"."""
+    close = [match for name in names for match in difflib.get_close_matches(name, known, n=1)]
+    named = repr(names[0]) if len(names) == 1 else str(list(names))
+    hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+    return f"unknown {what} {named}{hint}; choose from {list(known)}"
+
+
+def check_runs(
+    name: str,
+    overrides: Sequence[str],
+    check: Callable[[DictConfig], None] | None = None,
+    *,
+    multirun: bool = False,
+) -> None:
+    """Compose each run of a command line of conf/<name>.yaml (`runs`) with its `hydra` node and
+    pass it to `check`; a run that does not compose or that `check` refuses (ValueError) raises
+    ValueError, naming the job in a sweep as Hydra numbers it (`hydra.job.num`, its dir's
+    `<n>_`) with its overrides."""
+    jobs = runs(name, overrides, multirun=multirun)
+    for number, job in enumerate(jobs):
+        try:
+            cfg = compose_config(name, job, return_hydra_config=True)
+            if check is not None:
+                check(cfg)
+        except (HydraException, OmegaConfBaseException, ValueError) as error:
+            if not multirun and len(jobs) == 1:
+                raise
+            named = f"job {number} of {len(jobs)} ({' '.join(job)})"
+            raise ValueError(f"{named}: {' '.join(str(error).split())}") from error
 
 
 def _on_conf_dir() -> contextlib.AbstractContextManager:
@@ -107,7 +161,7 @@ def runs(name: str, overrides: Sequence[str], *, multirun: bool = False) -> list
         parser = OverridesParser.create(config_loader=GlobalHydra.instance().config_loader())
         parsed = parser.parse_overrides(list(overrides))
         fixed = [o.input_line for o in parsed if not o.is_sweep_override()]
-        hydra_node = compose(config_name=name, overrides=fixed, return_hydra_config=True).hydra
+        hydra_node = compose_config(name, fixed, return_hydra_config=True).hydra
         if not multirun and hydra_node.mode != RunMode.MULTIRUN:
             return [list(overrides)]  # a sweep value here is refused as Hydra refuses it
         if hydra_node.sweeper._target_ != BASIC_SWEEPER:
@@ -219,7 +273,7 @@ def check_reward_task(name: str, made_for: str | None, task: str) -> None:
 def reward_set(name: str, overrides: Sequence[str] = ()) -> RewardSet:
     """The reward set `conf/reward/<name>.yaml`, with command-line style `overrides`."""
     if name not in reward_set_names():
-        raise ValueError(f"unknown reward set {name!r}; choose from {reward_set_names()}")
+        raise ValueError(unknown("reward set", [name], reward_set_names()))
     cfg = compose_train([f"reward={name}", *overrides])
     return instantiate(cfg.reward)
 

@@ -36,7 +36,7 @@ from omegaconf import DictConfig
 
 from watercolor import usage
 from watercolor.canvas import Canvas, Status
-from watercolor.config import default_option, reward_set_names
+from watercolor.config import default_option, reward_set_names, unknown
 from watercolor.render import options
 from watercolor.rewards.reward_set import RewardSet, Score
 from watercolor.tasks import build_task, other_task
@@ -85,7 +85,7 @@ def composed(args: argparse.Namespace) -> DictConfig:
     (ValueError for one conf/reward/ does not hold or one made for another task), the rendering
     flags and `--set`."""
     if args.reward is not None and args.reward not in (names := reward_set_names()):
-        raise ValueError(f"unknown reward set {args.reward!r}; choose from {names}")
+        raise ValueError(unknown("reward set", [args.reward], names))
     return options.compose_scoring(args, args.reward)
 
 

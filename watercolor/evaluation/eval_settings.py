@@ -26,6 +26,7 @@ from watercolor.config import (
     check_reward_task,
     compose_train,
     reward_set_names,
+    unknown,
 )
 
 MLFLOW_RUN_ID = re.compile(r"[0-9a-f]{32}")
@@ -62,7 +63,7 @@ def check_settings(cfg: DictConfig) -> None:
         usage.check_model_source(str(checkpoint), "checkpoint")
     names = reward_names(cfg.rewards)
     names += [cfg.feedback_reward] if cfg.feedback_reward else []
-    if unknown := sorted(set(names) - set(known := reward_set_names())):
-        raise ValueError(f"unknown reward sets {unknown}; choose from {known}")
+    if missing := sorted(set(names) - set(known := reward_set_names())):
+        raise ValueError(unknown("reward set", missing, known))
     for name in names:
         check_reward_task(name, compose_train([f"reward={name}"]).reward.get("task"), cfg.task.name)

@@ -1,0 +1,40 @@
+"""`watercolor.config`: composing the project's configs outside a Hydra app, and what a command
+line that does not compose is told (issue 55: the closest option, the job of a sweep)."""
+
+from __future__ import annotations
+
+import pytest
+from hydra.errors import MissingConfigException
+
+from watercolor import config
+
+
+def test_a_misspelt_group_option_is_answered_with_the_closest():
+    with pytest.raises(MissingConfigException, match="did you mean reward=fine_grained?"):
+        config.compose_config("train", ["reward=fine_graned"])
+    with pytest.raises(MissingConfigException) as nothing_close:
+        config.compose_config("train", ["reward=zzzzzz"])
+    assert "did you mean" not in str(nothing_close.value)  # only a close one is offered
+
+
+def test_a_sweeps_error_names_its_job():
+    with pytest.raises(ValueError, match=r"^job 1 of 2 \(reward=fine_graned\): .*did you mean"):
+        config.check_runs("train", ["reward=coarse,fine_graned"], multirun=True)
+
+    def refuse_gated(cfg):
+        if cfg.hydra.runtime.choices.reward == "gated":
+            raise ValueError("not this one")
+
+    with pytest.raises(ValueError, match=r"^job 2 of 3 \(reward=gated\): not this one$"):
+        config.check_runs("train", ["reward=coarse,washes,gated"], refuse_gated, multirun=True)
+    with pytest.raises(ValueError, match="^not this one$"):  # one run: no job to name
+        config.check_runs("train", ["reward=gated"], refuse_gated)
+
+
+def test_an_unknown_name_is_answered_with_the_closest_known_one():
+    known = config.reward_set_names()
+    said = config.unknown("reward set", ["gatd"], known)
+    assert said.startswith("unknown reward set 'gatd' (did you mean 'gated'?); choose from [")
+    assert "did you mean" not in config.unknown("reward set", ["zzzzzz"], known)
+    with pytest.raises(ValueError, match="did you mean 'washes'"):
+        config.reward_set("washs")
