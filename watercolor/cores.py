@@ -17,7 +17,7 @@ no thread count (`watercolor.policy.builder.build_once`), set-up passes it expli
 (`python -m watercolor.tasks.painting.painter.tiny --threads N`), and `build.json` records the
 count a build ran on. Another thread count sums floats in another order (smoke scale, 1 vs 2
 threads: 1.4e-5 at most; each count repeats bit for bit;
-`tests/tasks/painting/painter/test_painter_tiny.py`), and
+`tests/tasks/painting/painter/test_tiny.py`), and
 the default's 300 SFT steps can carry that into a model that writes differently: the 2-thread build
 passes the gate on 82 % of replies, the study design's earlier build (its thread count unrecorded)
 93 %; the likely cause, not shown (`experiments/2026-12-01_three_rewards_v2/`).

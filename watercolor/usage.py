@@ -11,7 +11,7 @@ a path that is not there, a name it does not know or an override that does not c
 before it starts any work (a browser, a model): `error: <what>` on one line (Hydra's messages
 run over several, so they are joined). argparse's own errors (an unknown flag, a value of the
 wrong type) keep argparse's usage message, with the same exit code.
-tests/test_cli_usage.py runs each command with bad input.
+tests/test_usage.py runs each command with bad input.
 """
 
 from __future__ import annotations

@@ -517,7 +517,7 @@ def loaded_after(call: str, modules: tuple[str, ...]) -> str:
 
 
 def test_the_command_answers_a_typo_before_the_comparison_loads(tmp_path):
-    # A typo, a missing path or a run the store lacks answers at once (tests/test_cli_usage.py
+    # A typo, a missing path or a run the store lacks answers at once (tests/test_usage.py
     # has the cases): 3.0-5 s on the Intel machine when mlflow, matplotlib and scipy loaded first.
     heavy = ("mlflow", "matplotlib", "scipy")
     assert loaded_after("compare.compare_args.parse_args(['--experiment', 'x'])", heavy) == "[]"

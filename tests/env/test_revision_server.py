@@ -1,6 +1,6 @@
 """A server with `--set task.turns=2`, driven by the real client: draft, feedback, revision.
 
-The server is `python -m watercolor.env.serve` as a subprocess (as in test_env_server.py); the
+The server is `python -m watercolor.env.serve` as a subprocess (as in test_serve.py); the
 client is `CanvasEnv` over its WebSocket session, with `paint_session` writing each turn.
 """
 

@@ -1,6 +1,6 @@
 """The env server serves the SVG task unchanged (issue 33): `--set task=svg` and the server asks
 SVG prompts, draws the document in its own harness, scores it with the task's reward set and
-answers with the task's feedback. The real server as a subprocess, as test_env_server.py runs it."""
+answers with the task's feedback. The real server as a subprocess, as test_serve.py runs it."""
 
 import pytest
 from env_servers import running_server

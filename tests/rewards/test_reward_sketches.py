@@ -144,7 +144,7 @@ def test_every_sketch_renders_as_intended(canvases, name):
     else:
         status, violations = CHEAT_OUTCOMES.get(name, (Status.OK, []))
         assert (canvas.status, canvas.violations) == (status, violations), canvas.errors
-    if name in SAMPLE_PROMPTS:  # the task's samples (their code: tests/tasks/test_task_samples.py)
+    if name in SAMPLE_PROMPTS:  # the task's samples (code: tests/tasks/painting/test_samples.py)
         assert painted_fraction(canvas.rgba) > 0.1
         # Layered translucent washes leave many distinct colours, not a few flat ones.
         assert len({tuple(p) for p in canvas.rgba[..., :3].reshape(-1, 3)[::7]}) > 500

@@ -18,7 +18,7 @@ scan is linear in the reply's length (tests/tasks/test_hostile_input.py measures
 hostile replies at the length limits), and the tree is never walked by recursion.
 The wall is the harness: the SVG is loaded as an image, which runs no script and fetches
 nothing (watercolor/tasks/svg/harness.py), inside the render pool's sandbox. It does draw an
-embedded data: image, though (tests/tasks/svg/test_svg_render.py): the gate alone keeps those
+embedded data: image, though (tests/tasks/svg/test_harness.py): the gate alone keeps those
 out.
 Why ElementTree and not defusedxml: the comment at `_parse`.
 """

@@ -115,7 +115,7 @@ DENSE = TinyQwen35Config(moe=False)
 GPU_PAINTER = replace(DEFAULT, steps=400, batch_size=16, learning_rate=4e-4, warmup_steps=20)
 # 450.8M parameters at that tokenizer (100M active per token: 4 of 32 experts), 402.7M of them in
 # the experts; GPU_DENSE: 136.0M. Counted on the meta device
-# (tests/tasks/painting/painter/test_tiny_qwen35_gpu.py).
+# (tests/tasks/painting/painter/test_tiny_qwen35.py).
 GPU_MOE = TinyQwen35Config(
     moe=True,
     hidden_size=1024,

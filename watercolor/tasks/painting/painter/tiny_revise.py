@@ -131,7 +131,7 @@ SMOKE_REVISE = ReviseConfig(
     batch_size=4,
     # At 2e-3 the third step's loss jumped (2.27 -> 3.50, gradient norm 28) and the built model's
     # loss on its revision records ended where its base's was (2.257 against 2.256); at 1e-3 it
-    # fell to 2.143 (2026-12-04, tests/tasks/painting/painter/test_painter_revise.py).
+    # fell to 2.143 (2026-12-04, tests/tasks/painting/painter/test_tiny_revise.py).
     learning_rate=1e-3,
     warmup_steps=1,
 )

@@ -72,7 +72,7 @@ def test_update_time_is_a_line_through_the_measured_lengths(rows, expected):
 
 
 def test_the_command_reads_its_arguments_before_torch_loads():
-    # A typo answers at once (tests/test_cli_usage.py has the case): 9-10 s here when the
+    # A typo answers at once (tests/test_usage.py has the case): 9-10 s here when the
     # measuring code, torch and transformers loaded first.
     loaded = "sorted(m for m in ('torch', 'transformers', 'peft') if m in sys.modules)"
     code = f"import sys; from watercolor.bench import gpu; gpu.parse_args([]); print({loaded})"

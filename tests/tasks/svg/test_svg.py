@@ -1,5 +1,5 @@
 """The SVG task composes from its config alone, picks its own painter and reward set, and its
-document-reading components and painter names behave (no browser: tests/tasks/svg has those)."""
+document-reading components and painter names behave (no browser: svg/test_harness.py has those)."""
 
 from __future__ import annotations
 

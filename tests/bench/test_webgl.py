@@ -1,6 +1,6 @@
 """`python -m watercolor.bench webgl` (watercolor/bench/webgl.py): which sketches it paints, how
 it compares a mode's canvases with the baseline's, and the whole benchmark run (slow). The
-render modes' flags themselves are tests/render/test_webgl.py's."""
+render modes' flags themselves are tests/render/test_browser.py's."""
 
 import json
 import subprocess

@@ -1,5 +1,5 @@
 """Who paints WebGL: each mode's flags and what a page really gets (the side-by-side benchmark
-of the modes is tests/bench/test_bench_webgl.py's)."""
+of the modes is tests/bench/test_webgl.py's)."""
 
 import pytest
 from hydra.utils import instantiate
