@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hydra.errors import MissingConfigException
 
-from watercolor import config
+from watercolor import config, score, usage
 
 
 def test_a_misspelt_group_option_is_answered_with_the_closest():
@@ -38,3 +38,18 @@ def test_an_unknown_name_is_answered_with_the_closest_known_one():
     assert "did you mean" not in config.unknown("reward set", ["zzzzzz"], known)
     with pytest.raises(ValueError, match="did you mean 'washes'"):
         config.reward_set("washs")
+
+
+def test_another_tasks_set_is_answered_with_the_override_to_add(tmp_path, capsys):
+    with pytest.raises(ValueError, match="add task=svg for that task"):
+        config.check_reward_task("svg_fine", "svg", "painting")
+    # score takes its overrides after --set: the override as that command takes it
+    (tmp_path / "x.svg").write_text("<svg/>")
+    assert score.main([str(tmp_path / "x.svg"), "--reward", "svg_fine"]) == 2
+    assert "add --set task=svg for that task" in capsys.readouterr().err
+
+
+def test_a_sweeps_command_line_error_names_its_job(capsys):
+    with pytest.raises(SystemExit):
+        usage.check_overrides("train", ["--multirun", "reward=coarse,fine_graned"])
+    assert capsys.readouterr().err.startswith("error: job 1 of 2 (reward=fine_graned): ")

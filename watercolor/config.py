@@ -258,15 +258,17 @@ def reward_sets(*, offline: bool = False, task: str | None = None) -> dict[str, 
     return {name: reward_set(name) for name in reward_set_names(offline=offline, task=task)}
 
 
-def check_reward_task(name: str, made_for: str | None, task: str) -> None:
+def check_reward_task(name: str, made_for: str | None, task: str, flag: str = "") -> None:
     """Raise ValueError when the reward set `name`, made for the task `made_for` (its `task`
     field; None: any task), would score the canvases of the task named `task` (`Task.name`):
     its components and weights were chosen for another task's canvases (training refuses it,
-    and so does an evaluation that names it)."""
+    and so does an evaluation that names it). The message names the override that composes the
+    set's task, after `flag` where the command takes its overrides after one (`--set `)."""
     if made_for not in (None, task):
         raise ValueError(
             f"reward set {name!r} scores the {made_for!r} task, not the composed task "
-            f"{task!r}; the sets made for {task!r}: {reward_set_names(task=task)}"
+            f"{task!r}: add {flag}task={made_for} for that task; "
+            f"the sets made for {task!r}: {reward_set_names(task=task)}"
         )
 
 

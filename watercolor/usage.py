@@ -55,16 +55,13 @@ def check_overrides(
     from hydra.errors import HydraException
     from omegaconf.errors import OmegaConfBaseException
 
-    from watercolor.config import compose_config, runs
+    from watercolor.config import check_runs
 
     overrides = [arg for arg in argv if arg not in MULTIRUN_FLAGS]
     if any(arg.startswith("-") for arg in overrides):
         return
-    try:
-        for run in runs(config_name, overrides, multirun=len(overrides) < len(argv)):
-            cfg = compose_config(config_name, run, return_hydra_config=True)
-            if check is not None:
-                check(cfg)
+    try:  # a sweep's error names its job
+        check_runs(config_name, overrides, check, multirun=len(overrides) < len(argv))
     except (HydraException, OmegaConfBaseException, ValueError) as error:
         fail(error)
 

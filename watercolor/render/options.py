@@ -84,7 +84,8 @@ def compose_scoring(args: argparse.Namespace, reward: str | None) -> DictConfig:
     for a command that scores the task's canvases with it (`watercolor.score`, the env server);
     ValueError when the set was made for another task (`watercolor.config.check_reward_task`)."""
     cfg = compose(args, [f"reward={reward}"] if reward else [])
-    check_reward_task(reward or "(the task's default)", cfg.reward.get("task"), cfg.task.name)
+    made_for, default = cfg.reward.get("task"), "(the task's default)"
+    check_reward_task(reward or default, made_for, cfg.task.name, flag="--set ")
     return cfg
 
 
