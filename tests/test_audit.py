@@ -124,6 +124,7 @@ async def painting_table():
     return await rendered("painting")
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_every_offline_set_of_each_task_is_audited_here():
     for task, expected in (("painting", PAINTING_FAILS), ("svg", SVG_FAILS)):
         shipped = set(reward_sets(offline=True, task=task))
@@ -134,6 +135,7 @@ def test_every_offline_set_of_each_task_is_audited_here():
         )
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 @pytest.mark.browser
 @pytest.mark.parametrize("name", sorted(SVG_FAILS))
 def test_svg_sets_audit_as_today(svg_table, name):
@@ -156,6 +158,7 @@ def test_painting_sets_audit_as_today(painting_table, name):
 @pytest.mark.parametrize(
     ("cheat_share", "code"), [("0.2", 1), pytest.param("0.5", 0, marks=pytest.mark.slow)]
 )
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_the_command_prints_one_json_object_and_exits_with_its_verdict(
     capsys, tmp_path, cheat_share, code
 ):

@@ -88,6 +88,7 @@ def test_render_failures_exit_1_with_a_message(tmp_path, text, status, violation
     assert violation is None or violation in record["violations"]
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_render_hang_ends_within_the_limit(tmp_path):
     start = time.monotonic()
     result = run("watercolor.render", write(tmp_path, "s.js", HANGS), "--json",
@@ -114,6 +115,7 @@ def test_score_one_file(tmp_path):
     assert {"clean_run", "coverage", "granulation"} <= set(record["components"])
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_score_and_render_paint_the_second_paper_their_set_names(tmp_path):
     """`show_through` reads opacity from two papers: both commands paint the second (issue 52)."""
     reply = write(tmp_path, "reply.md", WATERCOLOUR)
@@ -136,6 +138,7 @@ def test_score_gated_gives_zero_to_a_sketch_that_throws(tmp_path):
     assert result.returncode == 1 and record["reward"] == 0 and record["status"] == "error"
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_score_directory_prints_a_table(tmp_path):
     for name in ("koi", "pears"):
         (tmp_path / f"{name}.js").write_text((SAMPLES_DIR / f"{name}.js").read_text())

@@ -42,6 +42,7 @@ def test_runs_are_named_by_set_seed_and_start_time(client, tmp_path):
     assert abs(datetime.datetime.now() - started) < datetime.timedelta(minutes=5)
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_each_steps_rollouts_are_a_table_with_canvas_images(client, tmp_path):
     run_id = logged_run(client, tmp_path)
     local = client.download_artifacts(run_id, "rollouts.json", str(tmp_path))
@@ -64,6 +65,7 @@ def test_each_steps_rollouts_are_a_table_with_canvas_images(client, tmp_path):
             assert image.convert("RGB").getpixel((5, 5)) == colour
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_each_steps_canvases_are_the_browsers_pngs_beside_their_sketches(client, tmp_path):
     logged = rollouts(2, ["gate_pass", "coverage"])
     stored = io.BytesIO()  # as a browser may encode it: another compression than PIL's default

@@ -142,9 +142,19 @@ def command(module: str, arguments: list[str], tmp: Path) -> subprocess.Complete
                           env=env, capture_output=True, text=True, timeout=300)  # fmt: skip
 
 
+# The slowest cases (3-8 s each, a command that loads its stack before refusing): the slow tier,
+# each command keeping a fast case (experiments/2026-12-07_test_tiers).
+SLOW_CASES = {
+    "calibration-unknown-split", "score-other-tasks-reward", "score-svg-under-painting",
+    "compare-missing-sweep-dir", "compare-unknown-experiment", "compare-unknown-run",
+    "evaluate-other-tasks-reward", "train-other-tasks-reward", "env.serve-other-tasks-reward",
+    "painter.kinds-missing-model", "painter.kinds-unknown-reward", "painter.kinds-bad-override",
+}  # fmt: skip
+
+
 def cases():
     for name, case in CASES.items():
-        yield pytest.param(*case, id=name)
+        yield pytest.param(*case, id=name, marks=[pytest.mark.slow] if name in SLOW_CASES else [])
 
 
 @pytest.mark.parametrize(("module", "arguments", "named", "argparse_usage"), list(cases()))

@@ -26,7 +26,14 @@ STUDIES = [
 ]
 
 
-@pytest.mark.parametrize("study", STUDIES)
+# The two largest rebuild in the slow tier (12-14 s each here; experiments/2026-12-07_test_tiers).
+SLOW_STUDIES = {"2026-12-01_three_rewards_v2", "2026-12-04_translucency"}
+
+
+@pytest.mark.parametrize(
+    "study",
+    [pytest.param(s, marks=[pytest.mark.slow] if s in SLOW_STUDIES else []) for s in STUDIES],
+)
 def test_a_studys_committed_curves_rebuild_from_its_records(study, tmp_path):
     folder = EXPERIMENTS / study
     figure, table = behaviour_curves.main(

@@ -44,6 +44,7 @@ class CountedRenderer(LocalRenderer):
         CountedRenderer.made += 1
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_replies_are_painted_again_as_their_run_painted_them(tmp_path, monkeypatch):
     reply = """```js
 function setup() {

@@ -32,7 +32,14 @@ STUDIES = [
 ]
 
 
-@pytest.mark.parametrize("study", STUDIES)
+# The three largest rebuild in the slow tier (10-52 s each here; experiments/2026-12-07_test_tiers).
+SLOW_STUDIES = {"2026-12-04_translucency", "2026-12-05_svg_product", "2026-12-05_washes"}
+
+
+@pytest.mark.parametrize(
+    "study",
+    [pytest.param(s, marks=[pytest.mark.slow] if s in SLOW_STUDIES else []) for s in STUDIES],
+)
 def test_a_studys_committed_tables_rebuild_from_its_records(study, tmp_path):
     folder = EXPERIMENTS / study
     committed = sorted((folder / "compare").glob("*.csv"))

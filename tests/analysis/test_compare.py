@@ -102,6 +102,7 @@ def test_gallery_shows_every_run_at_the_last_step_they_all_logged(compared):
     assert page.count("no_setup") == 4  # the refused completion of each run, with its code
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_sweep_dir_and_run_ids_select_the_same_runs(store, tmp_path):
     # Selection only: no gallery.
     _, _, by_sweep = run_compare(tmp_path / "sweep", "--sweep-dir", str(store["sweep_dir"]),
@@ -113,6 +114,7 @@ def test_sweep_dir_and_run_ids_select_the_same_runs(store, tmp_path):
     assert list(by_id["label"]) == ["coarse/seed1", "gated/seed0"]
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_a_sweep_dir_finds_its_store_and_prints_the_side_by_side_link(
     synthetic_store, tmp_path, monkeypatch, capsys
 ):
@@ -134,6 +136,7 @@ def test_a_sweep_dir_finds_its_store_and_prints_the_side_by_side_link(
     assert all(run_id in link for run_id in table["run_id"])
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_the_side_by_side_link_opens_a_view_of_the_runs_saved_in_their_experiment(
     synthetic_store, tmp_path, monkeypatch, capsys
 ):
@@ -178,6 +181,7 @@ def test_a_sweep_whose_jobs_logged_to_two_stores_asks_for_one(synthetic_store, t
     assert "logged to 2 stores" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_compare_is_logged_as_its_own_run_and_never_compared(store, tmp_path):
     out, _, _ = run_compare(tmp_path, "--experiment", EXPERIMENT, log=True)
     client = mlflow.MlflowClient(store["uri"])
@@ -195,6 +199,7 @@ def test_compare_is_logged_as_its_own_run_and_never_compared(store, tmp_path):
     assert len(again) == 4  # the compare run itself is not a training run
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_by_default_compare_reads_and_logs_where_training_does(tmp_path, monkeypatch):
     # conf/paths, resolved in the directory compare is started in, as training resolves it.
     monkeypatch.chdir(tmp_path)
@@ -211,6 +216,7 @@ def test_by_default_compare_reads_and_logs_where_training_does(tmp_path, monkeyp
     assert logged.info.artifact_uri.startswith((outputs / "mlartifacts").as_uri())
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_a_new_experiment_keeps_its_artifacts_where_training_would(store, tmp_path, monkeypatch):
     # The runs are in the user's store (MLFLOW_TRACKING_URI), elsewhere: a new experiment's
     # artifacts go where training would put them (conf/paths), not beside that store.
@@ -249,6 +255,7 @@ def test_evaluations_of_the_runs_make_the_trained_with_by_scored_by_matrix(store
         assert image.format == "PNG" and image.size[1] > 3 * 100
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_the_matrix_holds_only_the_selected_runs_evaluations(store, tmp_path):
     chosen = store["run_ids"]["gated", 1]
     out, _, _ = run_compare(tmp_path, "--runs", chosen, "--no-gallery")
@@ -299,6 +306,7 @@ def test_the_table_says_which_arm_moved_each_yardstick_and_by_how_much(compared)
             "-0.210 [-0.220, -0.200] more than coarse") in printed  # fmt: skip
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_with_one_seed_an_arm_the_table_says_there_is_no_interval(store, tmp_path, capsys):
     chosen = [store["run_ids"]["coarse", 0], store["run_ids"]["gated", 0]]
     out, _, _ = run_compare(tmp_path, "--runs", *chosen, "--no-gallery")
@@ -377,6 +385,7 @@ def smoothed(synthetic_store, tmp_path_factory):
     return out
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_curves_are_the_mean_over_seeds_of_the_smoothed_runs_with_a_min_max_band(smoothed):
     curves = pd.read_csv(smoothed / "curves.csv")
     reward = curves[curves["metric"] == "reward/total"].set_index(["arm", "step"])
@@ -389,6 +398,7 @@ def test_curves_are_the_mean_over_seeds_of_the_smoothed_runs_with_a_min_max_band
         assert row["mean"] == pytest.approx(base + 0.005) and row["curves"] == 2
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_matrix_ci_holds_the_known_means_and_the_heatmap_is_drawn(smoothed):
     ci = pd.read_csv(smoothed / "matrix_ci.csv").set_index(["trained_with", "scored_by"])
     assert len(ci) == 3 * 2  # (untrained), coarse, gated x scored by coarse, gated
@@ -403,6 +413,7 @@ def test_matrix_ci_holds_the_known_means_and_the_heatmap_is_drawn(smoothed):
         assert image.format == "PNG" and min(image.size) > 200
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_verdict_finds_the_known_diagonal_by_its_known_margin(smoothed, capsys):
     verdicts = pd.read_csv(smoothed / "verdict.csv").set_index("scored_by")
     assert set(verdicts.index) == {"coarse", "gated"}
@@ -417,6 +428,7 @@ def test_verdict_finds_the_known_diagonal_by_its_known_margin(smoothed, capsys):
     assert verdicts["gain_vs_untrained"].to_numpy() == pytest.approx([0.105, 0.105])
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_behaviour_means_and_differences_recover_the_known_rates(smoothed):
     table = pd.read_csv(smoothed / "behaviour_ci.csv")
     rates = table[table["behaviour"] == "execution_rate"].set_index("comparison")
@@ -429,6 +441,7 @@ def test_behaviour_means_and_differences_recover_the_known_rates(smoothed):
     assert rates.loc["coarse - gated", "high"] < 0  # a real difference is told apart from 0
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_printed_output_opens_with_the_verdict(synthetic_store, smoothed, tmp_path, monkeypatch,
                                                capsys):  # fmt: skip
     monkeypatch.setenv("MLFLOW_TRACKING_URI", synthetic_store["uri"])
@@ -516,6 +529,7 @@ def loaded_after(call: str, modules: tuple[str, ...]) -> str:
     return done.stdout.strip()
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_the_command_answers_a_typo_before_the_comparison_loads(tmp_path):
     # A typo, a missing path or a run the store lacks answers at once (tests/test_usage.py
     # has the cases): 3.0-5 s on the Intel machine when mlflow, matplotlib and scipy loaded first.

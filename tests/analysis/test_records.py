@@ -72,6 +72,7 @@ def test_a_job_without_its_evaluation_is_not_done(exported):
     assert not records.done(exported, "coarse-seed0") and records.done(exported, "coarse-seed1")
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_compare_gives_the_same_tables_from_the_records_as_from_the_store(store, exported,
                                                                           tmp_path):  # fmt: skip
     client = mlflow.MlflowClient(store["uri"])
@@ -89,6 +90,7 @@ def test_compare_gives_the_same_tables_from_the_records_as_from_the_store(store,
     assert (verdict["verdict"] == "yes").all()  # the synthetic answer, from the records alone
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_the_equality_test_would_see_a_source_read_differently(store, exported, tmp_path):
     # Guard of the test above: a records folder read with one metric lost gives other tables.
     found = records.read(exported)
@@ -102,6 +104,7 @@ def test_the_equality_test_would_see_a_source_read_differently(store, exported, 
     assert not one.equals(other)
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_compare_main_reads_a_records_folder_and_logs_nothing(store, exported, tmp_path, capsys):
     client = mlflow.MlflowClient(store["uri"])
     experiment = client.get_experiment_by_name(EXPERIMENT).experiment_id

@@ -31,6 +31,7 @@ def test_the_bench_paints_samples_and_replies_with_training_and_rich_renderers(t
     assert len(sketch_tiers(parse_args(["--limit", "2"]))["sketches"][1]) == 2
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 @pytest.mark.browser
 async def test_canvases_are_compared_sketch_by_sketch():
     rewards = reward_set("fine_grained")

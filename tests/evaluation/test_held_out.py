@@ -81,6 +81,7 @@ def test_a_named_reward_set_of_another_task_is_refused(task, named, made_for):
         load_reward_sets(task, [named])
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_sampling_is_seeded_per_prompt(smoke_model):
     model, tokenizer = load_policy(smoke_model)
     a, b = prompts("heldout")[:2]
@@ -94,6 +95,7 @@ def test_sampling_is_seeded_per_prompt(smoke_model):
     assert replies([b], seed=1) != replies([b])
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_the_thread_count_samples_the_same_replies(smoke_model):
     """`threads` (conf/machine/default.yaml: 1) only orders float sums: on 1 and 2 threads the
     same seed and weights give next-token distributions equal within rounding and the same
@@ -116,6 +118,7 @@ def test_the_thread_count_samples_the_same_replies(smoke_model):
     torch.testing.assert_close(distributions(1, ids), distributions(2, ids), rtol=0, atol=1e-5)
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 @pytest.mark.browser
 def test_evaluate_the_tiny_model_scores_every_sample_under_every_set(smoke_model, reward_sets,
                                                                      tmp_path):  # fmt: skip
@@ -145,6 +148,7 @@ def test_evaluate_the_tiny_model_scores_every_sample_under_every_set(smoke_model
     assert all(prompt in page for prompt in table["prompt"])
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 @pytest.mark.browser
 def test_evaluation_paints_the_second_paper_a_set_reads(reward_sets):
     """show_through reads opacity from a second paper: evaluation paints it when that set is
@@ -158,6 +162,7 @@ def test_evaluation_paints_the_second_paper_a_set_reads(reward_sets):
     assert alone.ok and alone.twin is None
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 @pytest.mark.browser
 def test_painted_canvases_reach_the_summary_and_the_gallery(reward_sets, tmp_path):
     sketches = sample_sketches()

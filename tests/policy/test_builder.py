@@ -60,6 +60,7 @@ def commented_copy(into: Path) -> Path:
     return into
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_a_comment_in_any_module_renames_no_painter(tmp_path):
     copy = commented_copy(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(copy)}
@@ -74,6 +75,7 @@ def test_a_comment_in_any_module_renames_no_painter(tmp_path):
     assert json.loads(out.splitlines()[-1]) == expected
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_a_change_to_the_corpus_renames_every_painter_trained_on_it(monkeypatch):
     before = cache_names()
     real = tiny.generate_corpus

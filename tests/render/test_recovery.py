@@ -44,6 +44,7 @@ GPU_HEAVY = sketch("""
 """)
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 async def test_batch_survives_a_hang_and_a_crash(pool):
     reference = await pool.render(WATERCOLOUR, seed=5)
     batch = [WATERCOLOUR, HANG, WATERCOLOUR, HEAP_BOMB, WATERCOLOUR]
@@ -180,6 +181,7 @@ async def test_browsers_closed_or_killed_leave_no_zombies():
     assert orphaned_zombies() - before == set()
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 async def test_a_renderer_killed_mid_sketch_keeps_the_cpu_it_spent():
     # The meter a sketch's time limit reads: a process of the browser that dies mid-sketch
     # (here the renderer running a busy sketch) once dropped out of the sum, and the figure fell.

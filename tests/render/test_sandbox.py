@@ -111,6 +111,7 @@ async def test_network_attempts_are_refused_and_reported(pool, attempt):
     assert any("refused by the sandbox" in error for error in canvas.errors), canvas.errors
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 @pytest.mark.parametrize("where", ["setup", "draw"])
 async def test_infinite_loop_times_out_quickly(pool, where):
     # At the tests' 5 s limit, not the shipped 10 s (conf/renderer/local.yaml): the stop is the

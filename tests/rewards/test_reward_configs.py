@@ -56,6 +56,7 @@ def test_the_three_seed_rewards_exist():
     assert {"coarse", "fine_grained", "gated"} <= set(REWARDS)
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_every_reward_set_names_a_task_it_scores():
     # `task:` in each YAML (or the set it extends) is a `name` of conf/task/, which is the option's
     # own name, so `task=svg` and `task: svg` say the same thing.

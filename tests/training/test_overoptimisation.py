@@ -65,6 +65,7 @@ def test_a_diverging_run_says_so_once_and_carries_a_tag(store, tmp_path, capsys)
     ],
     ids=["both-rise", "own-flat", "audited-missing", "no-audited-set"],
 )
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_a_run_that_does_not_diverge_says_nothing(store, tmp_path, capsys, audited_set, own,
                                                   audited):  # fmt: skip
     run_id = train(OverOptimisationAlarm(audited_set), own, audited, store.tracking_uri,

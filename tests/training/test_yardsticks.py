@@ -88,6 +88,7 @@ def test_a_set_reading_a_second_paper_scores_only_canvases_painted_over_it():
     assert not any("show_through" in name for name in measured)  # no twins: nothing, not opaque
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 def test_the_default_sets_are_the_task_s_offline_ones_without_a_judge():
     assert cross_reward_names("painting") == [
         "coarse", "fine_grained", "gated", "show_through", "translucent", "washes",
@@ -145,6 +146,7 @@ function setup() {
 ```"""
 
 
+@pytest.mark.slow  # slow tier: experiments/2026-12-07_test_tiers
 @pytest.mark.browser
 def test_a_due_step_paints_the_second_paper_and_the_audited_set_scores_it():
     own = reward_set("fine_grained")
