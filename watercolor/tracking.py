@@ -509,10 +509,15 @@ def mlflow_command() -> str:
     environment on no PATH, so a bare `mlflow` is not found there."""
     beside = Path(sys.executable).parent / "mlflow"  # not resolved: a venv's python is a link
     if not beside.exists():
-        return f"{shlex.quote(sys.executable)} -m mlflow"
-    with contextlib.suppress(ValueError):  # under the working dir: the short form
-        return shlex.quote(str(beside.absolute().relative_to(Path.cwd())))
-    return shlex.quote(str(beside))
+        return f"{runnable(Path(sys.executable))} -m mlflow"
+    return runnable(beside)
+
+
+def runnable(program: Path) -> str:
+    """`program` as a shell runs it from the working dir: relative to it when under it."""
+    with contextlib.suppress(ValueError):
+        return shlex.quote(str(program.absolute().relative_to(Path.cwd())))
+    return shlex.quote(str(program))
 
 
 def serve_hint(uri: str) -> str:
