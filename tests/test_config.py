@@ -33,9 +33,12 @@ def test_a_sweeps_error_names_its_job():
 
 def test_an_unknown_name_is_answered_with_the_closest_known_one():
     known = config.reward_set_names()
-    said = config.unknown("reward set", ["gatd"], known)
+    said = config.unknown("reward set", "gatd", known)
     assert said.startswith("unknown reward set 'gatd' (did you mean 'gated'?); choose from [")
-    assert "did you mean" not in config.unknown("reward set", ["zzzzzz"], known)
+    assert "did you mean" not in config.unknown("reward set", "zzzzzz", known)
+    said = config.unknown("reward sets", ["gatd", "zzzzzz", "washs"], known)
+    assert said.startswith("unknown reward sets ['gatd', 'zzzzzz', 'washs'] (did you mean 'gated'")
+    assert "'gated' or 'washes'?); choose from [" in said
     with pytest.raises(ValueError, match="did you mean 'washes'"):
         config.reward_set("washs")
 

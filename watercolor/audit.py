@@ -80,7 +80,7 @@ def composed(args: argparse.Namespace) -> tuple[str, DictConfig]:
     named = [o.split("=", 1)[1] for o in args.overrides if o.startswith("reward=")]
     args.set = [o for o in args.overrides if not o.startswith("reward=")] + args.set
     if named and named[-1] not in (names := reward_set_names()):
-        raise ValueError(unknown("reward set", [named[-1]], names))
+        raise ValueError(unknown("reward set", named[-1], names))
     reward = named[-1] if named else _task_default(args)
     return reward, options.compose_scoring(args, reward)
 

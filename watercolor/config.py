@@ -109,12 +109,13 @@ def with_closest(error: MissingConfigException) -> str:
     return str(error).replace(found, f"{found}; did you mean {group}={close[0]}?", 1)
 
 
-def unknown(what: str, names: Sequence[str], known: Sequence[str]) -> str:
-    """The message for names that are not among `known`, with the closest known name to each
-    where one is close (`difflib`): "unknown reward set 'fine_graned' (did you mean
+def unknown(what: str, names: str | Sequence[str], known: Sequence[str]) -> str:
+    """The message for a name (or a list of names) not among `known`, with the closest known name
+    to each where one is close (`difflib`): "unknown reward set 'fine_graned' (did you mean
     'fine_grained'?); choose from [...]"."""
+    named = repr(names) if isinstance(names, str) else str(list(names))
+    names = [names] if isinstance(names, str) else names
     close = [match for name in names for match in difflib.get_close_matches(name, known, n=1)]
-    named = repr(names[0]) if len(names) == 1 else str(list(names))
     hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
     return f"unknown {what} {named}{hint}; choose from {list(known)}"
 
@@ -275,7 +276,7 @@ def check_reward_task(name: str, made_for: str | None, task: str, flag: str = ""
 def reward_set(name: str, overrides: Sequence[str] = ()) -> RewardSet:
     """The reward set `conf/reward/<name>.yaml`, with command-line style `overrides`."""
     if name not in reward_set_names():
-        raise ValueError(unknown("reward set", [name], reward_set_names()))
+        raise ValueError(unknown("reward set", name, reward_set_names()))
     cfg = compose_train([f"reward={name}", *overrides])
     return instantiate(cfg.reward)
 

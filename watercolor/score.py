@@ -85,7 +85,7 @@ def composed(args: argparse.Namespace) -> DictConfig:
     (ValueError for one conf/reward/ does not hold or one made for another task), the rendering
     flags and `--set`."""
     if args.reward is not None and args.reward not in (names := reward_set_names()):
-        raise ValueError(unknown("reward set", [args.reward], names))
+        raise ValueError(unknown("reward set", args.reward, names))
     return options.compose_scoring(args, args.reward)
 
 

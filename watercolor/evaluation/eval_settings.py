@@ -64,6 +64,6 @@ def check_settings(cfg: DictConfig) -> None:
     names = reward_names(cfg.rewards)
     names += [cfg.feedback_reward] if cfg.feedback_reward else []
     if missing := sorted(set(names) - set(known := reward_set_names())):
-        raise ValueError(unknown("reward set", missing, known))
+        raise ValueError(unknown("reward sets", missing, known))
     for name in names:
         check_reward_task(name, compose_train([f"reward={name}"]).reward.get("task"), cfg.task.name)
