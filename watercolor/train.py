@@ -37,7 +37,7 @@ from trl import GRPOTrainer
 
 from watercolor.analysis.records import arm_of
 from watercolor.cores import idle_cores
-from watercolor.rewards.reward_set import ComponentSetupError
+from watercolor.rewards.reward_set import ComponentSetupError, RewardSet
 from watercolor.tasks import build_task
 from watercolor.tracking import flatten, mlflow_run, run_name
 from watercolor.training.job import (
@@ -49,25 +49,17 @@ from watercolor.training.job import (
     run_tags,
     starting_weights,
 )
-from watercolor.training.study import skip_reason
+from watercolor.training.study import runs_in_this_part
 
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="train")
 def main(cfg: DictConfig) -> float:
     choices = HydraConfig.get().runtime.choices
-    try:
-        check_settings(cfg, choices.reward)
-    except ValueError as error:  # checked before the imports too, but not under --config-dir
-        usage.fail(error)
+    refuse_bad_settings(cfg, choices.reward)
     run_dir = Path(HydraConfig.get().runtime.output_dir)
-    if reason := skip_reason(cfg.study, cfg.seed, arm_of(choices)):
-        print(f"study: not training: {reason}", flush=True)
+    if not runs_in_this_part(cfg.study, cfg.seed, arm_of(choices)):
         return float("nan")
-    rewards = instantiate(cfg.reward)
-    try:
-        rewards.check_setup()  # a component that can score nothing: before the model loads
-    except ComponentSetupError as error:
-        usage.fail(error)
+    rewards = build_rewards(cfg.reward)
     torch.set_num_threads(cfg.threads or idle_cores())
     set_seed(cfg.seed)
     # TRL reads transformers' deprecated `model.is_gradient_checkpointing` each time it unwraps the
@@ -80,14 +72,7 @@ def main(cfg: DictConfig) -> float:
     dataset = build_dataset(task)
     inputs = build_inputs(cfg, task, tokenizer, rewards)
     args = grpo_args(cfg, inputs, run_dir)
-    tags = run_tags(cfg, weights)
-    with mlflow_run(
-        cfg.tracking.uri, cfg.tracking.experiment,
-        params=flatten(OmegaConf.to_container(cfg, resolve=True)), tags=tags, run_dir=run_dir,
-        artifact_root=cfg.tracking.artifacts,
-        run_name=run_name(arm_of(tags), cfg.seed),  # arm (or reward set), seed, start time
-        resume_running=cfg.resume,  # a killed job's run is still RUNNING; resume=true asks
-    ):  # fmt: skip
+    with tracked_run(cfg, run_tags(cfg, weights), run_dir):
         trainer = GRPOTrainer(
             model=model, processing_class=inputs.tokenizer, reward_funcs=inputs.reward_funcs,
             args=args, train_dataset=dataset, callbacks=inputs.callbacks,
@@ -100,10 +85,45 @@ def main(cfg: DictConfig) -> float:
             trainer.train(resume_from_checkpoint=checkpoint)
         finally:
             inputs.close()
-        trainer.save_model(str(run_dir / "final"))
-        mlflow.log_artifacts(str(run_dir / "final"), "final_model")
-        mlflow.log_text(OmegaConf.to_yaml(cfg, resolve=True), "config.yaml")
+        log_final_model(trainer, cfg, run_dir)
         return final_reward(trainer)
+
+
+def refuse_bad_settings(cfg: DictConfig, reward: str) -> None:
+    """Exit with one line on a setting no run can train with (checked before the imports too,
+    but not under --config-dir)."""
+    try:
+        check_settings(cfg, reward)
+    except ValueError as error:
+        usage.fail(error)
+
+
+def build_rewards(reward: DictConfig) -> RewardSet:
+    """The run's reward set; a component that can score nothing exits before the model loads."""
+    rewards = instantiate(reward)
+    try:
+        rewards.check_setup()
+    except ComponentSetupError as error:
+        usage.fail(error)
+    return rewards
+
+
+def tracked_run(cfg: DictConfig, tags: dict[str, str], run_dir: Path):
+    """The job's MLflow run: the resolved config as params, `tags`, named by arm (or reward
+    set), seed and start time."""
+    return mlflow_run(
+        cfg.tracking.uri, cfg.tracking.experiment,
+        params=flatten(OmegaConf.to_container(cfg, resolve=True)), tags=tags, run_dir=run_dir,
+        artifact_root=cfg.tracking.artifacts, run_name=run_name(arm_of(tags), cfg.seed),
+        resume_running=cfg.resume,  # a killed job's run is still RUNNING; resume=true asks
+    )  # fmt: skip
+
+
+def log_final_model(trainer: GRPOTrainer, cfg: DictConfig, run_dir: Path) -> None:
+    """Save the trained model into `run_dir/final` and log it and the resolved config."""
+    trainer.save_model(str(run_dir / "final"))
+    mlflow.log_artifacts(str(run_dir / "final"), "final_model")
+    mlflow.log_text(OmegaConf.to_yaml(cfg, resolve=True), "config.yaml")
 
 
 if __name__ == "__main__":

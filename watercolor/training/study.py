@@ -16,25 +16,9 @@ switches on, with the records folder its jobs share (`study.records` in conf/tra
       callbacks:
         study: {_target_: watercolor.training.study.Study}  # or Study's settings, e.g. samples: 8
 
-A part is one run of the study's command. Before any job starts (`on_multirun_start`) it says
-which of the sweep's jobs (arm x seed) are already done (their records are complete),
-which it will run (at most `study.max_jobs`, lowest seeds first) and which it leaves for a later
-part, and writes that plan into the sweep dir; a job that is not to run returns at once
-(`skip_reason`). A job cut off mid-run (the machine went away) left no records, so the next
-part runs it again from its start. `on_job_end` evaluates the job's final model with
-`watercolor.evaluate` into `<job dir>/evaluation` (an MLflow run named `evaluate-<the training
-run's name>`; the untrained model's is `evaluate-untrained`) and writes the job's records
-(`watercolor.analysis.records`: metric history, rollouts, the evaluation's per-sample table, the
-resolved config, the commit and config hash). `on_multirun_end` evaluates the untrained model
-once per study (the matrix's baseline row; the sweep's own model, renderer and task choices)
-and runs `watercolor.compare` over the records (or, without a records folder, over the sweep
-dir) into `<sweep dir>/compare`, unless `study.compare=false`.
-
-Every run and evaluation is tagged with its study (`study`: the records folder's id, else the
-sweep dir), so a study's analysis reads its own runs and its own baseline, never another's.
-Hydra turns an exception in a callback into a warning; a study must not end "successfully"
-without its evaluations, so every failure (a job that failed, an evaluation that raised) is
-written into the sweep dir and `on_multirun_end` exits non-zero with all of them.
+A part plans which jobs it runs (`on_multirun_start`), evaluates and records each job it ran
+(`on_job_end`), then evaluates the untrained model and compares (`on_multirun_end`); the comment
+above `Study` says each step in full, and how failures and study tags keep a study whole.
 """
 
 from __future__ import annotations
@@ -184,6 +168,15 @@ def check_weights(study: DictConfig, weights: str) -> None:
         )
 
 
+def runs_in_this_part(study: DictConfig, seed: int, arm: str) -> bool:
+    """Whether this job of a study trains in this part; if not, says why on stdout
+    (`skip_reason`)."""
+    if reason := skip_reason(study, seed, arm):
+        print(f"study: not training: {reason}", flush=True)
+        return False
+    return True
+
+
 def skip_reason(study: DictConfig, seed: int, arm: str) -> str | None:
     """Why a job of a study sweep does not train (done already, or left for a later part), or
     None: it trains. Outside a sweep with a plan (a single run), always None."""
@@ -204,6 +197,25 @@ def skip_reason(study: DictConfig, seed: int, arm: str) -> str | None:
 # --- the callback -------------------------------------------------------------------------------
 
 
+# A part is one run of the study's command. Before any job starts (`on_multirun_start`) it says
+# which of the sweep's jobs (arm x seed) are already done (their records are complete), which it
+# will run (at most `study.max_jobs`, lowest seeds first) and which it leaves for a later part, and
+# writes that plan into the sweep dir; a job that is not to run returns at once (`skip_reason`). A
+# job cut off mid-run (the machine went away) left no records, so the next part runs it again from
+# its start. `on_job_end` evaluates the job's final model with `watercolor.evaluate` into `<job
+# dir>/evaluation` (an MLflow run named `evaluate-<the training run's name>`; the untrained model's
+# is `evaluate-untrained`) and writes the job's records (`watercolor.analysis.records`: metric
+# history, rollouts, the evaluation's per-sample table, the resolved config, the commit and config
+# hash). `on_multirun_end` evaluates the untrained model once per study (the matrix's baseline row;
+# the sweep's own model, renderer and task choices) and runs `watercolor.compare` over the records
+# (or, without a records folder, over the sweep dir) into `<sweep dir>/compare`, unless
+# `study.compare=false`.
+#
+# Every run and evaluation is tagged with its study (`study`: the records folder's id, else the
+# sweep dir), so a study's analysis reads its own runs and its own baseline, never another's. Hydra
+# turns an exception in a callback into a warning; a study must not end "successfully" without its
+# evaluations, so every failure (a job that failed, an evaluation that raised) is written into the
+# sweep dir and `on_multirun_end` exits non-zero with all of them.
 class Study(Callback):
     """Plan the part, evaluate and record every job it runs, then the untrained model, then
     compare; exit non-zero if anything failed."""
