@@ -1,9 +1,10 @@
 """The tests' root. `tests/` mirrors `watercolor/`: a package's tests sit in `tests/<package>/`,
 the entry points' and base modules' here.
 
-Pytest's default (prepend) import mode puts each conftest's folder on `sys.path`, so the helpers
-kept here (`train_helpers.py`: `python -m watercolor.train` for real) import as top-level
-modules from any folder below, e.g. `tests/training/` and `tests/env/`.
+Test files are imported by path (pyproject.toml: `--import-mode=importlib`), so two packages'
+tests may share a name; the folders that keep shared helpers are on `sys.path` (its `pythonpath`),
+so the helpers kept here (`train_helpers.py`: `python -m watercolor.train` for real) import as
+top-level modules from any folder below, e.g. `tests/training/` and `tests/env/`.
 """
 
 import pytest

@@ -6,18 +6,15 @@ images, beside the reply, reward, status and each component (issue 52 item 7). R
 import datetime
 import io
 import json
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import mlflow
 import pytest
+from analysis_helpers import rollouts  # synthetic scored steps, shared
 from PIL import Image
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "analysis"))
-from analysis_helpers import rollouts  # noqa: E402  (synthetic scored steps, shared)
-
-from watercolor.tracking import log_rollouts, mlflow_run, run_name  # noqa: E402
+from watercolor.tracking import log_rollouts, mlflow_run, run_name
 
 
 @pytest.fixture

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+import synthetic_canvases as paint
 
 from watercolor.analysis.behaviour import (
     BEHAVIOURS,
@@ -27,9 +26,6 @@ from watercolor.analysis.matrix import MATRIX_METRICS
 from watercolor.canvas import Canvas, Status
 from watercolor.tasks.painting.calibration import main, training_render_config, unevenness_by_kind
 from watercolor.tasks.painting.style import fill_alphas, style_measures
-
-sys.path.append(str(Path(__file__).parents[1] / "rewards"))  # the shared synthetic paintings
-import synthetic_canvases as paint  # noqa: E402
 
 WASHES = """```js
 function setup() {

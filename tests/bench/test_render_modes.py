@@ -1,17 +1,13 @@
 """`bench render_modes`' parts that measure (they assert no speed: goals live in the bench)."""
 
 import re
-import sys
-from pathlib import Path
 
 import pytest
+from render_sketches import SIZE, WATERCOLOUR
 
 from watercolor.bench.common import RICH_DIR, sample_sketches
 from watercolor.bench.render_modes import where_the_time_goes
 from watercolor.render import RenderConfig
-
-sys.path.append(str(Path(__file__).parents[1] / "render"))  # the render tests' sketches
-from render_sketches import SIZE, WATERCOLOUR  # noqa: E402
 
 pytestmark = pytest.mark.browser
 

@@ -8,14 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from render_sketches import SIZE, WATERCOLOUR
 
 from watercolor.bench.webgl import parse_args, sketch_tiers, versus_baseline
 from watercolor.config import reward_set
 from watercolor.render import RenderConfig, RenderPool
 from watercolor.tasks.painting.harness import HARNESS
-
-sys.path.append(str(Path(__file__).parents[1] / "render"))  # the render tests' sketches
-from render_sketches import SIZE, WATERCOLOUR  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 from env_servers import free_port, start_server, wait_until_healthy
-from train_helpers import REPO, train_command  # tests/: on sys.path (tests/conftest.py)
+from train_helpers import REPO, train_command  # tests/: on sys.path (pyproject.toml)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 import math
 import re
-import sys
 from pathlib import Path
 
 import mlflow
 import pandas as pd
 import pytest
+import synthetic_canvases as synthetic
 import torch
 
 from watercolor.analysis.behaviour import BEHAVIOURS
@@ -42,9 +42,6 @@ from watercolor.tasks.painting.harness import HARNESS
 from watercolor.tasks.painting.painter.tiny import SMOKE, ensure_tiny_model
 from watercolor.tasks.painting.prompts import prompts
 from watercolor.tasks.painting.style import style_measures
-
-sys.path.append(str(Path(__file__).parents[1] / "rewards"))  # the shared synthetic paintings
-import synthetic_canvases as synthetic  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 REWARD_SETS = reward_set_names(offline=True, task="painting")  # the offline sets made for it

@@ -1,7 +1,7 @@
 """The bundled reference pool, for the judge and reference-pool tests below this folder.
 
-This folder is on `sys.path` for its subfolders too (pytest's prepend import mode puts each
-conftest's folder there), so `judge_helpers.py` serves `judges/` and the HPSv3 tests here.
+This folder is on `sys.path` (pyproject.toml's `pythonpath`), so `judge_helpers.py` serves
+`judges/` and the HPSv3 tests here.
 """
 
 import pytest
