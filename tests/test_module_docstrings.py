@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "watercolor"
 MOST_LINES = 40
 LONG, MOST_LONG = 25, 10  # "a dozen lines for most": at most 10 docstrings over 25 lines
 # Over the limit still, each to be cut (then taken off this list, which may only shrink).
-NOT_YET = {"tracking.py"}
+NOT_YET: set[str] = set()
 
 
 def docstring_lines(source: str) -> int:

@@ -6,38 +6,14 @@
 (A sketch of the use, not a doctest: `metric_name`'s examples below are, and they run.)
 
 MLflow code only: no torch, transformers or TRL, so `watercolor.compare` imports quickly. The
-trainer callback that calls `log_rollouts` each step is `watercolor.training.mlflow_callback`.
-
-The run id is written to `<run_dir>/mlflow_run_id`, so a resumed job logs into the same run;
-a run another live job is still logging into is never resumed by accident (see `mlflow_run`).
-Per step: TRL's metrics and the scorer's, under the names `metric_name` gives them (below).
-Every `every` steps: a grid PNG of the group's canvases, each canvas PNG, each sketch (with the
-task's suffix: `.js` for painting) and the rows of the run's rollouts table (`mlflow.log_table`,
-`rollout_rows`: canvas image, reply, reward, status, each component as a number, then step,
-violations, prompt, ...), which the MLflow UI shows as a person reads it. Runs are named by arm
-(the reward set, unless a study sweeps `arm`), seed and start time.
-
-MLflow 3.17's UI opens in its GenAI mode whatever the experiment holds: the mode is a setting of
-the browser (the "Model training" switch, or `?workflowType=machine_learning` in the URL), which
-no run or experiment tag changes (the UI ignores `mlflow.experimentKind` in 3.17). Its run
-charts come in sections named by each metric's prefix (all but its last `/` part), sorted
-alphabetically, with unprefixed metrics last under "Model metrics"; only a saved view (below)
-orders them otherwise. So a training run's metrics are logged under prefixes that put the reward
-near the top (`metric_name`): `reward/` (TRL's `reward` as `reward/total`, each component's gated
-mean `rewards/<c>/mean` as `reward/<c>`), `reward/raw/` (components' raw values), `reward/std/`,
-`rollouts/` (execution rate, render and generation time, `rollouts/violations/<code>`) and
-`train/` (TRL's loss, KL, entropy, clip ratios, completion lengths, ...); the yardsticks keep
-their names (`behaviour/`, `crossreward/`: `watercolor.training.yardsticks`).
-
-Two kinds of saved view (an experiment tag the UI's "Views" menu lists; 3.17 takes a view's
-columns and charts from nowhere else, the URL setting only the chart mode and the search):
-a comparison's runs side by side (`save_side_by_side_view`, `side_by_side_link`), opening on the
-yardsticks (the task's audited set first) with each run's own reward after, since runs trained
-on different sets share no other ruler; and a training run's own (`save_run_view`), opening on
-`reward/total` and the yardsticks, which the link a run prints when it ends opens. What a person
-sees and clicks: docs/ui/README.md.
-
-Why not transformers' `MLflowCallback`: see `watercolor.training.mlflow_callback`.
+trainer callback that calls `log_rollouts` each step is `watercolor.training.mlflow_callback`;
+why not transformers' `MLflowCallback` is said there. The run id is written to
+`<run_dir>/mlflow_run_id`, so a resumed job logs into the same run (`mlflow_run`). Per step:
+the trainer's and the scorer's metrics (`metric_name`); every `every` steps, the group's canvases,
+sketches and the rows of the rollouts table (`log_rollouts`). Saved views open the UI on what a
+person compares (`save_side_by_side_view`, `save_run_view`); what a person sees and clicks:
+docs/ui/README.md. Hydra callbacks: `PrepareStore` (a sweep's store, made once) and `JobLog`
+(each job's log file holds its output).
 """
 
 from __future__ import annotations
@@ -97,6 +73,14 @@ METRIC_NAMES = (
 )
 
 
+# MLflow 3.17's UI opens in its GenAI mode whatever the experiment holds: the mode is a setting of
+# the browser (the "Model training" switch, or `?workflowType=machine_learning` in the URL), which
+# no run or experiment tag changes. Its run charts come in sections named by each metric's prefix
+# (all but its last `/` part), sorted alphabetically, unprefixed metrics last under "Model
+# metrics"; only a saved view orders them otherwise. So a training run's metrics are logged under
+# prefixes that put the reward near the top: `reward/` (TRL's `reward` as `reward/total`, each
+# component's gated mean as `reward/<c>`), `reward/raw/`, `reward/std/`, `rollouts/` and `train/`;
+# the yardsticks keep their names (`behaviour/`, `crossreward/`).
 def metric_name(key: str) -> str:
     """The MLflow name of a trainer log key (`METRIC_NAMES`), in MLflow's characters.
 
@@ -300,7 +284,7 @@ def ui_links(uri: str, experiment_id: str, run_id: str, view: str | None = None)
     """Where a person looks at a training run in the MLflow UI: `charts` (its charts, in the run's
     saved `view` when it has one: `save_run_view`), `run` (the run's own page, its charts in
     sections sorted by name) and `runs` (the experiment's runs, in the UI's training view, which
-    3.17 opens only when the URL asks: see the module's docstring). An http(s) tracking URI is
+    3.17 opens only when the URL asks: see the comment at `metric_name`). An http(s) tracking URI is
     its server's own address; a local store's is `mlflow ui`'s default."""
     base = uri.rstrip("/") if uri.startswith(("http://", "https://")) else UI_ADDRESS
     experiment = f"{base}/#/experiments/{experiment_id}"
@@ -330,6 +314,11 @@ def side_by_side_link(
     return f"{base}/#/experiments/{experiment_id}/runs?{query_string}"
 
 
+# Two kinds of saved view (an experiment tag the UI's "Views" menu lists; 3.17 takes a view's
+# columns and charts from nowhere else, the URL setting only the chart mode and the search): a
+# comparison's runs side by side, opening on the yardsticks (the task's audited set first) with
+# each run's own reward after, since runs trained on different sets share no other ruler; and a
+# training run's own (`save_run_view`), opening on `reward/total` and the yardsticks.
 def save_side_by_side_view(uri: str, runs: Sequence[Run], note: str = "") -> str:
     """Save `side_by_side_view(runs)` in their experiment, where the UI's "Views" menu lists it
     (named with `note`, e.g. which jobs are identical); returns its key, the same for the same
