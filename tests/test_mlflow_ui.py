@@ -154,7 +154,8 @@ async def test_the_ui_lists_the_run_and_shows_the_rollouts_table_as_a_person_rea
     experiment = f"{ui}/#/experiments/{logged['experiment']}"
     # Tagged as a training experiment, it still opens in GenAI's "Evaluation runs" when a person
     # opens it without asking for the training mode: 3.17 reads the mode from the browser only
-    # (tracking's docstring). The day this fails, tagging our experiments is worth doing.
+    # (the comment at tracking.metric_name). The day this fails, tagging our experiments is worth
+    # doing.
     tracking.mlflow.MlflowClient(logged["uri"]).set_experiment_tag(
         logged["experiment"], "mlflow.experimentKind", "custom_model_development")  # fmt: skip
     async with browser_page() as page:
