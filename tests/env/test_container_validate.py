@@ -43,6 +43,9 @@ IMPLEMENTED = {
 }
 
 
+STARTUP_DEADLINE = "Subject did not return HTTP 200 from /health before its deadline"
+
+
 @pytest.fixture(scope="module")
 def image() -> None:
     """The environment's image, built (or found in podman's layer cache) by build.sh."""
@@ -55,14 +58,18 @@ def image() -> None:
 @pytest.mark.parametrize("task", ["painting", "svg"])
 def test_openenv_validate_runtime_passes_every_check_it_implements(image, task, tmp_path):
     report_path = tmp_path / f"{task}.json"
-    ran = subprocess.run(
-        [sys.executable, str(SCRIPTS / "validate.py"), task, "--json", str(report_path)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    print(ran.stdout)
+    for _ in range(2):  # a second try only when the provider's fixed 30 s start-up ran out
+        ran = subprocess.run(
+            [sys.executable, str(SCRIPTS / "validate.py"), task, "--json", str(report_path)],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        print(ran.stdout)
+        # the server's start (imports, Chromium) took 22-33 s on 2 cores shared with a study
+        if STARTUP_DEADLINE not in ran.stdout:
+            break
     assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
     report = json.loads(report_path.read_text())
     results = {r["check_id"]: r for r in report["results"]}
