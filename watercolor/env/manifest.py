@@ -7,26 +7,9 @@ config, so the declared reward range, resources and prompt pin are the ones the 
     openenv validate envs/painting --level static        # OpenEnv's validator reads it
     python scripts/container/validate.py painting        # and, with podman, runs it (runtime)
 
-What it declares (openenv 0.10's `validation:` block; `openenv.validation.manifest`):
-- reward: the task's default reward set (the server's): its range from the weights, the oracle's
-  tolerance (`ORACLE_TOLERANCE`, the policy's ceiling; the oracle is measured, with the margin the
-  renderer's nondeterminism needs, in tests/env/test_manifest.py) and a floor margin a null reply
-  (no code) cannot pass (`FLOOR_MARGIN`).
-- capabilities: the reward channel as verifier; the oracle, `envs/<task>/oracle.json`, a runtime
-  plan in OpenEnv's own format (a reset with the oracle's prompt, one action with its reply) made
-  from `envs/<task>/oracle<suffix>`; the rubric tree (watercolor/env/rubric.py).
-- resources: cores and memory from the renderer (its warm pages, each a Chromium allowed
-  `RENDERER_MEMORY_FACTOR` x its JS heap, plus `SERVER_MB` for the Python server, an allowance,
-  not a measurement); the episode's time from the pool's watchdog (per render: the CPU limit's
-  wall-clock backstop plus the page's open time-out; two renders when the set matts a second
-  paper), times the task's turns.
-- network: `no-network`, the sandbox's promise (watercolor/render/pool.py: Chromium reaches no
-  network and no file).
-- task_distribution: a sha256 of the train prompts, in order (what `reset` draws from).
-- execution: how the validator's runtime level builds and reaches the package: its `Dockerfile`
-  (`envs/<task>/Dockerfile`, also written here: the environment's image, envs/Dockerfile, serving
-  this task on OpenEnv's port 8000), the package folder as context, the OpenEnv WebSocket
-  protocol, and the oracle's plan as the episode it plays.
+It declares openenv 0.10's `validation:` block: the reward (range, oracle, floor), capabilities,
+resources, network, task distribution and execution; where each value comes from: the comment
+above `manifest` (and docs/environment.md's table).
 
 Why a folder per task beside the code, not the repository root: the validator hashes the whole
 package tree and refuses symbolic links, and the root holds node_modules' links; and
@@ -116,6 +99,26 @@ def oracle_plan(source: Path, fence: str) -> dict:
     return {"plan_schema_version": "1", "reset": reset, "actions": [{"reply": reply}]}
 
 
+# What it declares (openenv 0.10's `validation:` block; `openenv.validation.manifest`):
+# - reward: the task's default reward set (the server's): its range from the weights, the oracle's
+#   tolerance (`ORACLE_TOLERANCE`, the policy's ceiling; the oracle is measured, with the margin the
+#   renderer's nondeterminism needs, in tests/env/test_manifest.py) and a floor margin a null reply
+#   (no code) cannot pass (`FLOOR_MARGIN`).
+# - capabilities: the reward channel as verifier; the oracle, `envs/<task>/oracle.json`, a runtime
+#   plan in OpenEnv's own format (a reset with the oracle's prompt, one action with its reply) made
+#   from `envs/<task>/oracle<suffix>`; the rubric tree (watercolor/env/rubric.py).
+# - resources: cores and memory from the renderer (its warm pages, each a Chromium allowed
+#   `RENDERER_MEMORY_FACTOR` x its JS heap, plus `SERVER_MB` for the Python server, an allowance,
+#   not a measurement); the episode's time from the pool's watchdog (per render: the CPU limit's
+#   wall-clock backstop plus the page's open time-out; two renders when the set matts a second
+#   paper), times the task's turns.
+# - network: `no-network`, the sandbox's promise (watercolor/render/pool.py: Chromium reaches no
+#   network and no file).
+# - task_distribution: a sha256 of the train prompts, in order (what `reset` draws from).
+# - execution: how the validator's runtime level builds and reaches the package: its `Dockerfile`
+#   (`envs/<task>/Dockerfile`, also written here: the environment's image, envs/Dockerfile, serving
+#   this task on OpenEnv's port 8000), the package folder as context, the OpenEnv WebSocket
+#   protocol, and the oracle's plan as the episode it plays.
 def manifest(cfg: DictConfig) -> dict:
     """The openenv.yaml of the composed config's task and its (default) reward set."""
     task, rewards = build_task(cfg.task), instantiate(cfg.reward)
