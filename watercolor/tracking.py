@@ -201,28 +201,32 @@ def output_in_job_log() -> Iterator[None]:
     Hydra's job logging gives the root logger a file handler, but a run's output mostly does not
     pass it: the project prints its lines, TRL prints each step's metrics, Python prints warnings,
     and transformers' loggers do not propagate. So the job's stdout and stderr are copied to the
-    file line by line, and the loggers that do not propagate get the file handler too.
+    file line by line, and the other loggers' handlers that hold the process's own stdout or
+    stderr write through the copy too (the root's reach the file through Hydra's handler).
     """
     files = [h for h in logging.root.handlers if isinstance(h, logging.FileHandler)]
     if not files:  # hydra/job_logging=disabled, or outside a Hydra job
         yield
         return
-    loggers = [
-        logger
-        for logger in logging.Logger.manager.loggerDict.values()
-        if isinstance(logger, logging.Logger) and not logger.propagate
-    ]
     streams = sys.stdout, sys.stderr
+    held = [
+        handler
+        for logger in logging.Logger.manager.loggerDict.values()
+        if isinstance(logger, logging.Logger)
+        for handler in logger.handlers
+        if type(handler) is logging.StreamHandler and handler.stream in streams
+    ]
     with open(files[0].baseFilename, "a", encoding="utf-8") as log:
         tees = sys.stdout, sys.stderr = _Tee(sys.stdout, log), _Tee(sys.stderr, log)
-        for logger in loggers:
-            logger.addHandler(files[0])
+        kept = [
+            (handler, handler.setStream(tees[streams.index(handler.stream)])) for handler in held
+        ]
         try:
             yield
         finally:
             sys.stdout, sys.stderr = streams
-            for logger in loggers:
-                logger.removeHandler(files[0])
+            for handler, stream in kept:
+                handler.setStream(stream)
             for tee in (t for t in tees if t.partial):  # a last line with no newline
                 tee.keep(tee.partial)
 
