@@ -5,17 +5,17 @@
 
 models.py (wire types), environment.py (CanvasEnvironment), step_reward.py (default score),
 rubric.py (the reward set as an OpenEnv rubric tree), manifest.py (envs/<task>/openenv.yaml),
-serve.py (the server), client.py (typed client, whole episodes, remote painting). The wire types,
-the typed client and `PORT`, the server's default port, are defined in `watercolor.render.wire`,
-below this package, because the render fleet (`watercolor.render.fleet.RemoteRenderer`,
-`renderer=remote`) paints through them; models.py and client.py give them to the environment's
-users.
+serve.py (the server), client.py (typed client, whole episodes, remote painting). The wire types
+and the typed client are defined in `watercolor.render.wire`, and `PORT`, the server's default
+port, in `watercolor.render.options`, below this package, because the render fleet
+(`watercolor.render.fleet.RemoteRenderer`, `renderer=remote`) paints through them; models.py and
+client.py give them to the environment's users.
 """
 
 import warnings
 from collections.abc import Callable, Mapping
 
-from watercolor.render.wire import PORT
+from watercolor.render.options import PORT
 
 __all__ = ["PORT", "RENAMED", "renamed_names"]
 # The environment's types were named for painting before it served other tasks, and the render

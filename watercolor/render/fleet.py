@@ -1,7 +1,7 @@
 """Rendering on a fleet of environment servers: `RemoteRenderer`, training's `renderer=remote`.
 
     renderer = RemoteRenderer(["http://box-a:8100", "http://box-b:8100"])
-    renderer = RemoteRenderer()                          # a server on this machine (wire.PORT)
+    renderer = RemoteRenderer()                          # a server on this machine (options.PORT)
     canvas = await renderer(reply, seed=0)               # as LocalRenderer paints (renderers.py)
     await renderer.close()
 
@@ -34,7 +34,8 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 
 from watercolor.canvas import Canvas, Status
-from watercolor.render.wire import PORT, CanvasAction, CanvasEnv, CanvasObservation
+from watercolor.render.options import PORT
+from watercolor.render.wire import CanvasAction, CanvasEnv, CanvasObservation
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +86,7 @@ class RemoteRenderer:
     """`await renderer(reply, seed) -> Canvas` on remote environment servers (training's renderer).
 
     Replies go round-robin over `urls` (one URL may be given as a string; None: the server on
-    this machine at the env server's default port, `watercolor.render.wire.PORT`), at most
+    this machine at the env server's default port, `watercolor.render.options.PORT`), at most
     `sessions_per_server` in flight on each. Each
     server runs the task's episode (gate rules included) and renderer of its own composed
     conf/train.yaml: with no flags, the defaults a local run renders with. A run's overrides of

@@ -31,6 +31,15 @@ from watercolor.config import (
 from watercolor.render.page_harness import Harness
 from watercolor.render.pool import RenderConfig, RenderPool
 
+# The environment server's default port (`python -m watercolor.env.serve --port`) and where
+# `RemoteRenderer` looks when given no server: the one place it is set. It lives here, not in
+# render/wire.py, because this module imports no OpenEnv: the server answers a bad flag before
+# OpenEnv's server stack loads (tests/env/test_serve_config.py). It is none of the other
+# services' defaults, so they can share a machine: TRL's vLLM server takes 8000
+# (conf/sampler/vllm_server.yaml), the VLM judge 8001 (conf/reward/blocks/judge/vlm.yaml), the
+# HPSv3 service 8765 (services/hpsv3/serve.py).
+PORT = 8100
+
 # flag -> the renderer field it sets (unset flags leave conf/renderer's value)
 RENDER_FLAGS = {"size": "size", "pixel_density": "pixel_density", "time_limit": "time_limit_s"}
 

@@ -1,5 +1,5 @@
 """The wire between an environment server (`watercolor.env.serve`) and its clients, any task's:
-the types a client sends, sees and can inspect, the typed client and the server's default port.
+the types a client sends, sees and can inspect, and the typed client.
 
     >>> from watercolor.canvas import Canvas, Status
     >>> from watercolor.render.wire import CanvasObservation
@@ -30,13 +30,6 @@ from openenv.core.env_server.types import Action, Observation, State
 from pydantic import Field
 
 from watercolor.canvas import Canvas, Status
-
-# The environment server's default port (`python -m watercolor.env.serve --port`) and where
-# `RemoteRenderer` looks when given no server: the one place it is set. It is none of the other
-# services' defaults, so they can share a machine: TRL's vLLM server takes 8000
-# (conf/sampler/vllm_server.yaml), the VLM judge 8001 (conf/reward/blocks/judge/vlm.yaml), the
-# HPSv3 service 8765 (services/hpsv3/serve.py).
-PORT = 8100
 
 
 class CanvasAction(Action):
