@@ -249,12 +249,26 @@ library = logging.getLogger("a_library_of_its_own")  # as transformers': a handl
 library.propagate = False
 library.addHandler(logging.StreamHandler())
 
+
+class Current:  # as mlflow's handler: writes to whatever sys.stderr is at the time
+    def write(self, text):
+        sys.stderr.write(text)
+
+    def flush(self):
+        pass
+
+
+dynamic = logging.getLogger("a_library_writing_to_the_current_stderr")
+dynamic.propagate = False
+dynamic.addHandler(logging.StreamHandler(Current()))
+
 @hydra.main(version_base="1.3", config_path=sys.argv.pop(1), config_name="train")
 def main(cfg):
     print("a printed line")
     print("\\r 50%|#####     |\\r100%|##########| 2/2", file=sys.stderr)  # a progress bar
     logging.getLogger("watercolor.somewhere").info("a record")
     library.warning("a library's own record")
+    dynamic.warning("a line written to the current stderr")
     warnings.warn("a warning", UserWarning, stacklevel=1)
     print("no newline at the end", end="")
 
@@ -277,6 +291,7 @@ def test_a_jobs_log_holds_what_it_printed_and_every_loggers_records(tmp_path):
                  "100%|##########| 2/2", "no newline at the end"):  # fmt: skip
         assert line in log, (line, log)
     assert "50%" not in log and log.count("a record") == 1
+    assert log.count("a line written to the current stderr") == 1  # once: no doubled lines
     assert "a printed line" in done.stdout  # still shown as well
 
 
