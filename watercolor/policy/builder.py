@@ -183,7 +183,7 @@ def warm_start(
         weight_decay=0.01,
         max_length=config.max_length,
         completion_only_loss=True,
-        activation_checkpointing=False,  # TRL turns it on by default; 3M parameters need no saving
+        activation_checkpointing=False,  # TRL turns it on by default; tiny painters need no saving
         bf16=False,
         fp16=False,
         logging_steps=max(1, config.steps // 20),

@@ -48,7 +48,9 @@ class SvgPainterConfig:
     corpus_seed: int = 0
     mixture: Mixture = field(default_factory=Mixture)
     system_prompt_share: float = 0.5
-    # painting's default sizes (watercolor.tasks.painting.painter.tiny.TinyConfig): ~3.4M parameters
+    # painting's default sizes (watercolor.tasks.painting.painter.tiny.TinyConfig); 3.67M parameters
+    # as the SVG study built it, not painting's 3.45M: its tokenizer learns more of the 2048 asked
+    # (painting's learns 1191)
     vocab_size: int = 2048
     hidden_size: int = 256
     intermediate_size: int = 768

@@ -15,7 +15,7 @@ watercolour" a coarse reward pays most), finished sketches that paint and then t
 ungated reward pays for their pixels and a gated one zeroes), and outlines only (strokes: outside
 the anchor's allow-list, so refused). Two kinds that fail the static gate outright, bare p5
 primitives and broken code (missing brace, undefined function, invented brush method), are
-off by default: a 3M-parameter model blends whatever it sees into its washes. Sketches are
+off by default: a 3.45M-parameter model blends whatever it sees into its washes. Sketches are
 painted in the prompt's colour except for a configurable fraction, so that following the prompt
 is learnable too.
 Everything is deterministic from `seed`: same arguments, same corpus.

@@ -110,8 +110,8 @@ DENSE = TinyQwen35Config(moe=False)
 #
 # For a GPU: the default painter's corpus (800 records, ~430 tokens each) and tokenizer (2048
 # asked, 1191 learnt). From scratch at 0.45B parameters: a learning rate of GPT-2-medium's order
-# (the tiny painter's 2e-3 is for 3M parameters), batches of 16, 400 steps: 8 passes over a small,
-# repetitive corpus. Not yet timed on a GPU; `--steps` overrides the steps.
+# (the tiny painter's 2e-3 is for 3.45M parameters), batches of 16, 400 steps: 8 passes over a
+# small, repetitive corpus. Not yet timed on a GPU; `--steps` overrides the steps.
 GPU_PAINTER = replace(DEFAULT, steps=400, batch_size=16, learning_rate=4e-4, warmup_steps=20)
 # 450.8M parameters at that tokenizer (100M active per token: 4 of 32 experts), 402.7M of them in
 # the experts; GPU_DENSE: 136.0M. Counted on the meta device
