@@ -67,8 +67,9 @@ SVG_FAILS = {
                    "off_colour-0", "off_colour-1", "colour_sheet", "stacked_veils", "opaque",
                    "flat_whale"} | DOCUMENT_TRICKS,
     # none since the picture is a product (issue 44): the prompt's colour x coverage x glazes
-    # pays a flat picture or one in another colour nothing; every cheat <= 0.29 of the weakest
-    # genuine drawing, mostly its execution terms (as a weighted sum: 12 cheats, 0.59-0.83)
+    # pays a flat picture or one in another colour nothing; every cheat at most half of the
+    # weakest genuine drawing, as asserted (the worst earned 0.29 of it when measured on
+    # 2026-12-05, mostly its execution terms; as a weighted sum: 12 cheats, 0.59-0.83)
     "svg_fine": set(),
 }  # fmt: skip
 # Lines whose verdict is not asserted, being too close to call today: only that their value (a
@@ -162,8 +163,8 @@ def test_painting_sets_audit_as_today(painting_table, name):
 def test_the_command_prints_one_json_object_and_exits_with_its_verdict(
     capsys, tmp_path, cheat_share, code
 ):
-    # svg_fine passes every check at the default margin (its worst cheat, gradient_wash, earns
-    # 0.29 of the weakest genuine drawing) and fails when a cheat may earn only 0.2.
+    # svg_fine passes every check at the default margin, 0.5, and fails when a cheat may earn
+    # only 0.2: its worst cheat lies between (gradient_wash, 0.29 when measured on 2026-12-05).
     csv = tmp_path / "lines.csv"
     argv = ["task=svg", "reward=svg_fine", "--pairs", "2", "--cheat-share", cheat_share]
     assert audit.main([*argv, "--json", "--csv", str(csv)]) == code
