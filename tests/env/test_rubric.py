@@ -10,7 +10,7 @@ from openenv.core.rubrics import Rubric
 
 from tests.rewards import synthetic_canvases as synthetic
 from watercolor.canvas import Canvas, Status
-from watercolor.config import compose_train, reward_sets
+from watercolor.config import compose_train, reward_set, reward_sets
 from watercolor.env.environment import CanvasEnvironment
 from watercolor.env.rubric import RewardSetRubric
 from watercolor.env.step_reward import RewardSetScore
@@ -50,6 +50,16 @@ def same(a: float | None, b: float | None) -> bool:
     return a is b is None or (a is not None and b is not None and a.hex() == b.hex())
 
 
+def differing(rubric: RewardSetRubric, rewards: RewardSet) -> list[str]:
+    """The canvases whose total through `rubric` is not `rewards.score`'s, bit for bit: the
+    identity tests' check, so the tests below can show it failing."""
+    return [
+        label
+        for label, canvas in CANVASES.items()
+        if not same(rewards.score(canvas, prompt=PROMPT).total, rubric({"prompt": PROMPT}, canvas))
+    ]
+
+
 # Two sets stay in the fast tier; the others (6-15 s each here) run in the slow tier
 # (experiments/2026-12-07_test_tiers).
 FAST_SETS = {"coarse", "translucent"}
@@ -65,12 +75,33 @@ FAST_SETS = {"coarse", "translucent"}
 def test_every_offline_set_totals_the_same_through_its_rubric(name):
     rewards = reward_sets(offline=True)[name]
     rubric = RewardSetRubric(rewards)
+    assert differing(rubric, rewards) == []
     for label, canvas in CANVASES.items():
         old = rewards.score(canvas, prompt=PROMPT)
-        new = rubric({"prompt": PROMPT}, canvas)
-        assert same(old.total, new), (label, old.total, new)
+        rubric({"prompt": PROMPT}, canvas)
         for leaf_name, leaf in rubric.leaves.items():
             assert same(old.components[leaf_name], leaf.last_score), (label, leaf_name)
+
+
+# The leaves call the set's own components, so the identity checks only the combining code. These
+# show the check fails when one path combines differently: the rubric is built from a set, the
+# totals come from the same set with one combining setting changed
+# (experiments/2026-12-05_rubric_identity/README.md, its correction).
+def test_the_identity_check_fails_when_one_path_pays_a_component_another_weight():
+    rubric = RewardSetRubric(reward_set("coarse"))  # the same totals: the identity test above
+    reweighted = reward_set("coarse", ["reward.components.coverage.weight=0.25"])
+    assert differing(rubric, reweighted) != []
+
+
+def test_the_identity_check_fails_on_a_changed_gate_threshold_or_normalisation():
+    components = {"ran": {"weight": 0.4, "fn": ran}, "half": {"weight": 0.4, "fn": half}}
+    rewards = RewardSet(components, gate=["half"], gate_threshold=0.5)
+    rubric = RewardSetRubric(rewards)
+    assert differing(rubric, rewards) == []
+    stricter = RewardSet(components, gate=["half"], gate_threshold=0.6)
+    assert "layered" in differing(rubric, stricter)  # 0.6 passed through the gate, 0 beside it
+    normalised = RewardSet(components, gate=["half"], gate_threshold=0.5, normalise=True)
+    assert "layered" in differing(rubric, normalised)  # 0.6 against 0.6 / 0.8
 
 
 def test_the_tree_names_the_gate_and_the_weighted_components():
