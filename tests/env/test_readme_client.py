@@ -24,6 +24,14 @@ def readme_snippet() -> str:
     return block
 
 
+def test_the_readme_client_snippet_is_whole_python():
+    # A README edit once cut the block after its first fence-in-a-string (751c5e8), and only the
+    # slow test below, which runs it, saw it: this one compiles it, in command 2.
+    snippet = readme_snippet()
+    compile(snippet, "README.md", "exec")
+    assert snippet.rstrip().endswith("result.observation.violations)"), snippet
+
+
 @pytest.mark.slow  # a server started and a render over HTTP, ~25 s (command 2's budget, issue 45)
 def test_the_readme_client_snippet_paints_on_a_real_server():
     snippet = readme_snippet()
