@@ -29,6 +29,7 @@ from train_helpers import mlflow_client, train_command
 from watercolor.config import reward_set
 from watercolor.env.client import RemoteRenderer
 from watercolor.rewards.trl_adapter import RolloutScorer
+from watercolor.tracking import metric_name
 
 pytestmark = [
     pytest.mark.slow,
@@ -190,8 +191,8 @@ def test_a_quick_run_trains_through_a_fleet_of_containers_and_goes_on_without_on
         points = client.get_metric_history(record.info.run_id, metric)
         return [m.value for m in sorted(points, key=lambda m: (m.step, m.timestamp))]
 
-    def counter(url: str, name: str) -> float:  # MLflow's key has `_` for the port's `:`
-        return history(f"rollouts/fleet/{url.split('//')[1].replace(':', '_')}/{name}")[-1]
+    def counter(url: str, name: str) -> float:  # the name the run logs it under (`:` is `_`)
+        return history(metric_name(f"rollouts/fleet/{url.split('//')[1]}/{name}"))[-1]
 
     steps, infra = len(history("reward/total")), history("rollouts/infra_failure_rate")
     a, b = (
