@@ -6,40 +6,23 @@ registry serves one; minutes the first time, seconds when its layers are cached)
 scripts/container/start.sh (`--network none`, read-only, no capabilities), and reached by a
 second container sharing only its network namespace (its loopback), which runs
 scripts/container/ask.py as the checkout's client runs it against the checkout's server.
-Skipped where podman is absent (scripts/container/prepare.sh installs it, as root).
+Skipped where podman is absent, but required in CI (tests/env/containers.py).
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
-import shutil
 import subprocess
 import sys
 import uuid
 from collections.abc import Iterator
 
 import pytest
+from containers import SCRIPTS, build_image, marks, shell
 from env_servers import REPO, running_server
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.browser,
-    # a first build on a fresh machine (podman installed, the base made, the image built) takes
-    # ~10 min on 2 busy cores: past the suite's 600 s per test
-    pytest.mark.timeout(1800),
-    pytest.mark.skipif(
-        shutil.which("podman") is None,
-        reason="podman is not installed: bash scripts/container/prepare.sh (root) installs it",
-    ),
-]
-
-SCRIPTS = REPO / "scripts" / "container"
-# podman reads our settings (runc, no default ulimits) from the file CONTAINERS_CONF names, as
-# scripts/container/env.sh sets it for the scripts; the test's own podman calls need it too.
-os.environ.setdefault("CONTAINERS_CONF", str(SCRIPTS / "containers.conf"))
-IMAGE = "localhost/watercolor-env:latest"
+pytestmark = marks(timeout=1800)
 SKETCH = """function setup() {
   createCanvas(600, 600, WEBGL);
   background(250, 243, 227);
@@ -84,36 +67,13 @@ SVG_REPLIES = [
 ]
 
 
-def shell(script: str, *args: str, timeout: float) -> subprocess.CompletedProcess:
-    """Run bash `script` (sourcing scripts/container/env.sh first) from the repository root."""
-    command = f"source {SCRIPTS}/env.sh && source {SCRIPTS}/start.sh && {script}"
-    return subprocess.run(
-        ["bash", "-c", command, "bash", *args],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env={**os.environ},
-    )
-
-
 def verdicts(lines: str) -> list[dict]:
     return [json.loads(line) for line in lines.splitlines() if line.startswith("{")]
 
 
 @pytest.fixture(scope="module")
 def image() -> str:
-    """The image, built (or found in podman's layer cache) by build.sh."""
-    built = subprocess.run(
-        ["bash", str(SCRIPTS / "build.sh")],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=3600,
-    )
-    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
-    print(built.stdout.strip().splitlines()[-1])  # "built ... in N s: SIZE MB"
-    return IMAGE
+    return build_image()
 
 
 @contextlib.contextmanager

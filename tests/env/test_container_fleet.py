@@ -8,14 +8,14 @@ while it renders costs the replies it held their verdict (None, an infrastructur
 the batch: scored as TRL calls the reward functions (`RolloutScorer`), as
 tests/env/test_render_fleet.py does with servers started from the checkout. Then a quick
 training run (`debug=smoke`) trains through both, loses one after its first episode, and
-finishes on the other. Skipped without podman; the run needs the smoke painter (cached).
+finishes on the other. Skipped without podman but required in CI (tests/env/containers.py); the
+run needs the smoke painter (cached).
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import subprocess
 import time
 import urllib.request
@@ -23,6 +23,7 @@ import uuid
 from types import SimpleNamespace
 
 import pytest
+from containers import build_image, marks, shell
 from env_servers import REPO
 from train_helpers import mlflow_client, train_command
 
@@ -31,44 +32,21 @@ from watercolor.env.client import RemoteRenderer
 from watercolor.rewards.trl_adapter import RolloutScorer
 from watercolor.tracking import metric_name
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.browser,
-    pytest.mark.timeout(2400),  # the image's first build, two servers' start-up and the run
-    pytest.mark.skipif(
-        shutil.which("podman") is None,
-        reason="podman is not installed: bash scripts/container/prepare.sh (root) installs it",
-    ),
-]
-
-SCRIPTS = REPO / "scripts" / "container"
-os.environ.setdefault("CONTAINERS_CONF", str(SCRIPTS / "containers.conf"))
-IMAGE = "localhost/watercolor-env:latest"
+pytestmark = marks(timeout=2400)  # the image's first build, two servers' start-up and the run
 # One warm page each: two servers and the run share this machine's cores.
 SERVE = ["python", "-m", "watercolor.env.serve", "--host", "0.0.0.0", "--workers", "1"]
 
 
-def shell(script: str, *args: str, timeout: float = 300) -> str:
-    """bash `script` with scripts/container/env.sh and start.sh sourced; its stdout."""
-    command = f"source {SCRIPTS}/env.sh && source {SCRIPTS}/start.sh && {script}"
-    done = subprocess.run(
-        ["bash", "-c", command, "bash", *args],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+def run(script: str, *args: str, timeout: float = 300) -> str:
+    """bash `script` (containers.shell); its stdout, or the test fails."""
+    done = shell(script, *args, timeout=timeout)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return done.stdout.strip()
 
 
 @pytest.fixture(scope="module")
 def image() -> str:
-    built = subprocess.run(
-        ["bash", str(SCRIPTS / "build.sh")], cwd=REPO, capture_output=True, text=True
-    )
-    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
-    return IMAGE
+    return build_image()
 
 
 @pytest.fixture(scope="module")
@@ -78,13 +56,13 @@ def fleet(image):
     tag = uuid.uuid4().hex[:8]
     network, names = f"watercolor-fleet-{tag}", [f"watercolor-fleet-{tag}-{x}" for x in "ab"]
     try:
-        shell('fleet_network "$1"', network)
+        run('fleet_network "$1"', network)
         for name in names:
             start = 'WATERCOLOR_NETWORK="$1" start_subject "$2" "$3" painting "${@:4}"'
-            shell(start, network, name, image, *SERVE)
+            run(start, network, name, image, *SERVE)
         for name in names:
-            shell('wait_healthy "$1" 300', name, timeout=330)
-        yield [(name, shell('address_of "$1" "$2"', name, network)) for name in names]
+            run('wait_healthy "$1" 300', name, timeout=330)
+        yield [(name, run('address_of "$1" "$2"', name, network)) for name in names]
     finally:
         subprocess.run(["podman", "rm", "-f", "--time", "0", *names], capture_output=True)
         subprocess.run(["podman", "network", "rm", "-f", network], capture_output=True)
@@ -144,10 +122,10 @@ async def test_a_container_killed_mid_batch_costs_its_replies_a_verdict_not_the_
             assert canvas.ok
     assert all(values[0] is not None for values in zip(*await batch(), strict=True))  # A's now
     subprocess.run(["podman", "start", name_b], capture_output=True, check=True)
-    shell('wait_healthy "$1" 300', name_b, timeout=330)  # back for the next test, at the
+    run('wait_healthy "$1" 300', name_b, timeout=330)  # back for the next test, at the
     # address its network gives it now: a restart may give another (the next test found B
     # unreachable at the old one); the fixture names each container "<network>-<a|b>"
-    fleet[1] = (name_b, shell('address_of "$1" "$2"', name_b, name_b.rsplit("-", 1)[0]))
+    fleet[1] = (name_b, run('address_of "$1" "$2"', name_b, name_b.rsplit("-", 1)[0]))
 
 
 def opened_an_episode(name: str, since: float) -> bool:

@@ -5,34 +5,23 @@ oracle's plan over the WebSocket and measures the network from the subject's nam
 
 scripts/container/validate.py runs it (`openenv validate envs/<task> --level runtime`'s runner,
 with the provider's network helper a local image: none can be pulled here). Every runtime check
-openenv 0.10 implements must pass; the rest skip as not implemented. Skipped without podman.
+openenv 0.10 implements must pass; the rest skip as not implemented. Skipped without podman but
+required in CI (tests/env/containers.py).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
 
 import pytest
+from containers import SCRIPTS, build_image, marks
 from env_servers import REPO
 
 from watercolor.env.manifest import ORACLE_TOLERANCE
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.browser,
-    pytest.mark.timeout(1800),  # a first build on a fresh machine: ~7-10 min on 2 busy cores
-    pytest.mark.skipif(
-        shutil.which("podman") is None,
-        reason="podman is not installed: bash scripts/container/prepare.sh (root) installs it",
-    ),
-]
-
-SCRIPTS = REPO / "scripts" / "container"
-os.environ.setdefault("CONTAINERS_CONF", str(SCRIPTS / "containers.conf"))
+pytestmark = marks(timeout=1800)
 # What openenv 0.10 grades at runtime (its graders: openenv.validation.runner).
 IMPLEMENTED = {
     "runtime.startup",
@@ -43,22 +32,29 @@ IMPLEMENTED = {
 }
 
 
-STARTUP_DEADLINE = "Subject did not return HTTP 200 from /health before its deadline"
+def start_up_ran_out(report_path) -> bool:
+    """Whether the subject's start-up outran the provider's deadline: 30 s, fixed in openenv 0.10
+    (`SubjectSpec.startup_timeout_s`'s default), which the server's start (imports, Chromium)
+    took 22-36 s to reach on 2 cores shared with other work. It fails as "Subject did not return
+    HTTP 200 from /health before its deadline" or, when the deadline ran out during one of the
+    provider's docker calls, "Docker operation exceeded its deadline"."""
+    if not report_path.exists():
+        return False
+    results = {r["check_id"]: r for r in json.loads(report_path.read_text())["results"]}
+    startup = results.get("runtime.startup", {})
+    evidence = startup.get("evidence", [])
+    return startup.get("status") == "fail" and any("deadline" in line for line in evidence)
 
 
 @pytest.fixture(scope="module")
-def image() -> None:
-    """The environment's image, built (or found in podman's layer cache) by build.sh."""
-    built = subprocess.run(
-        ["bash", str(SCRIPTS / "build.sh")], cwd=REPO, capture_output=True, text=True
-    )
-    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+def image() -> str:
+    return build_image()
 
 
 @pytest.mark.parametrize("task", ["painting", "svg"])
 def test_openenv_validate_runtime_passes_every_check_it_implements(image, task, tmp_path):
     report_path = tmp_path / f"{task}.json"
-    for _ in range(2):  # a second try only when the provider's fixed 30 s start-up ran out
+    for _ in range(5):  # another try only when the provider's fixed 30 s start-up ran out
         ran = subprocess.run(
             [sys.executable, str(SCRIPTS / "validate.py"), task, "--json", str(report_path)],
             cwd=REPO,
@@ -67,8 +63,7 @@ def test_openenv_validate_runtime_passes_every_check_it_implements(image, task, 
             timeout=900,
         )
         print(ran.stdout)
-        # the server's start (imports, Chromium) took 22-33 s on 2 cores shared with a study
-        if STARTUP_DEADLINE not in ran.stdout:
+        if not start_up_ran_out(report_path):
             break
     assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
     report = json.loads(report_path.read_text())
