@@ -45,16 +45,18 @@ def build_image() -> str:
     lock.parent.mkdir(parents=True, exist_ok=True)
     with lock.open("w") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
-        built = subprocess.run(
-            ["bash", str(SCRIPTS / "build.sh")],
-            cwd=REPO,
-            capture_output=True,
-            text=True,
-            timeout=3600,
-        )
-    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
-    print(built.stdout.strip().splitlines()[-1])  # "built ... in N s: SIZE MB"
+        built = script("build.sh", timeout=3600)
+    print(built.strip().splitlines()[-1])  # "built ... in N s: SIZE MB"
     return IMAGE
+
+
+def script(name: str, timeout: float) -> str:
+    """bash scripts/container/`name` from the repository root: its stdout, or the test fails."""
+    ran = subprocess.run(
+        ["bash", str(SCRIPTS / name)], cwd=REPO, capture_output=True, text=True, timeout=timeout
+    )
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
+    return ran.stdout
 
 
 def shell(script: str, *args: str, timeout: float) -> subprocess.CompletedProcess:

@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
-from containers import SCRIPTS, build_image, marks, shell
+from containers import SCRIPTS, build_image, marks, script, shell
 from env_servers import REPO, running_server
 
 pytestmark = marks(timeout=1800)
@@ -185,13 +185,6 @@ def test_the_container_has_no_route_out(container, image):
 def test_the_readme_snippet_runs_against_the_image():
     """scripts/container/run.sh: starts its own container, runs the README's snippet in its
     network namespace, removes it."""
-    ran = subprocess.run(
-        ["bash", str(SCRIPTS / "run.sh")],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
-    reward, status, violations = ran.stdout.strip().splitlines()[-1].split(" ", 2)
-    assert status == "ok" and violations == "[]" and 0 < float(reward) <= 1, ran.stdout
+    ran = script("run.sh", timeout=600)
+    reward, status, violations = ran.strip().splitlines()[-1].split(" ", 2)
+    assert status == "ok" and violations == "[]" and 0 < float(reward) <= 1, ran
