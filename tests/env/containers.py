@@ -59,10 +59,10 @@ def script(name: str, timeout: float) -> str:
     return ran.stdout
 
 
-def shell(script: str, *args: str, timeout: float) -> subprocess.CompletedProcess:
-    """bash `script`, with scripts/container/env.sh and start.sh sourced, from the repository
+def shell(line: str, *args: str, timeout: float) -> subprocess.CompletedProcess:
+    """bash `line`, with scripts/container/env.sh and start.sh sourced, from the repository
     root; `args` are its $1, $2, ..."""
-    command = f"source {SCRIPTS}/env.sh && source {SCRIPTS}/start.sh && {script}"
+    command = f"source {SCRIPTS}/env.sh && source {SCRIPTS}/start.sh && {line}"
     return subprocess.run(
         ["bash", "-c", command, "bash", *args],
         cwd=REPO,
