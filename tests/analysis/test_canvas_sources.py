@@ -19,6 +19,7 @@ from watercolor.analysis.records import Evaluation, Records
 from watercolor.config import compose_train
 from watercolor.render import renderers
 from watercolor.render.renderers import LocalRenderer
+from watercolor.tasks.episode import with_twin
 
 pytestmark = pytest.mark.browser
 
@@ -89,6 +90,58 @@ function setup() {
     assert pixels(str(pngs["grid"])).std() > 0  # a picture, not a grey placeholder
     assert set(evaluation) == {"p00_s00"} and np.abs(pixels(str(evaluation["p00_s00"]))
                                                       - expected).max() <= 32  # fmt: skip
+
+
+class CallCounted(LocalRenderer):
+    calls = 0
+
+    async def __call__(self, reply: str, seed: int = 0):
+        CallCounted.calls += 1
+        return await super().__call__(reply, seed)
+
+
+@pytest.mark.slow  # slow tier: four renders in Chromium (~15 s)
+def test_over_a_second_paper_the_clean_replies_are_painted_again_as_their_twins(
+    tmp_path, monkeypatch
+):
+    reply = """```js
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  background("#f3ead6");
+  brush.noStroke();
+  brush.fill("#e07a8f", 110);
+  brush.circle(0, 0, 120);
+}
+```"""  # one translucent wash in the middle of a cream sheet
+    rows = pd.DataFrame({"step": [5, 5], "index": [0, 1], "reply": [reply, "no code at all"],
+                         "status": ["ok", "violation"]})  # fmt: skip
+    found = Records(runs=[{"run_id": "r1", "seed": "3"}], configs={"r1": run_config(3)})
+    monkeypatch.setattr(renderers, "LocalRenderer", CallCounted)
+    with RenderedCanvases(found) as source:
+        own = source.rollouts("r1", 5, rows, tmp_path)
+        over = source.rollouts("r1", 5, rows, tmp_path, paper="#1e3a5f")
+        assert CallCounted.calls == 2  # the twins reuse the batch just painted
+        later = rows.assign(step=10, reply=[reply.replace("110", "90"), "no code at all"])
+        source.rollouts("r1", 10, later, tmp_path, paper="#1e3a5f")
+        assert CallCounted.calls == 4  # other replies are painted first, then their twins
+    assert set(own) == set(over) == {0, "grid"}  # the refused reply has no twin either
+    assert own[0].parent.name == "step_00005" and over[0].parent.name == "step_00005_over_1e3a5f"
+    corner_own, corner_over = pixels(str(own[0]))[2, 2], pixels(str(over[0]))[2, 2]
+    assert np.abs(corner_own - (243, 234, 214)).max() <= 6  # the paper the sketch asked for
+    assert np.abs(corner_over - (30, 58, 95)).max() <= 6  # the second paper instead
+    cfg = OmegaConf.create(run_config())
+    harness = instantiate(task_harness(cfg.task))
+    renderer = LocalRenderer(instantiate(cfg.renderer), instantiate(cfg.task.episode), harness)
+
+    async def direct():
+        try:
+            canvas = await renderer(reply, 3)
+            return await with_twin(await renderer.started(), canvas, "#1e3a5f", 3)
+        finally:
+            await renderer.close()
+
+    expected = pixels(asyncio.run(direct()).twin.png)
+    assert np.abs(pixels(str(over[0])) - expected).max() <= 32  # as training paints the twin
 
 
 def test_runs_recorded_before_tasks_named_their_harness_painted_in_paintings():

@@ -519,6 +519,48 @@ def test_ema_weight_outside_zero_to_one_is_refused():
     assert compare_args.parse_args(["--experiment", "x", "--ema", "0"]).ema == 0.0
 
 
+def test_gallery_steps_and_a_second_paper_are_checked_before_anything_loads(capsys):
+    for argv in (
+        ["--gallery-steps", "0"],
+        ["--gallery-steps", "x"],
+        ["--gallery-steps", "5", "--no-gallery"],
+        ["--second-paper", "--no-gallery"],
+    ):
+        with pytest.raises(SystemExit) as exit_:
+            compare_args.parse_args(["--experiment", "x", *argv])
+        assert exit_.value.code == 2, argv
+    assert "drop --no-gallery" in capsys.readouterr().err
+    args = compare_args.parse_args(["--experiment", "x", "--gallery-steps", "5", "150",
+                                    "--second-paper"])  # fmt: skip
+    assert args.gallery_steps == [5, 150] and args.second_paper == compare_args.AUDITED_PAPER
+    named = compare_args.parse_args(["--experiment", "x", "--second-paper", "#102030"])
+    assert named.second_paper == "#102030" and named.gallery_steps is None
+
+
+@pytest.mark.slow  # slow tier: a comparison of the four synthetic runs (~10 s)
+def test_the_gallery_shows_each_run_at_each_chosen_step(store, tmp_path):
+    out, _, table = run_compare(tmp_path, "--experiment", EXPERIMENT, "--gallery-steps", "1", "2")
+    page = (out / "gallery.html").read_text()
+    images = re.findall(r'<img src="([^"]+)"', page)
+    at = {step: [src for src in images if f"/step_0000{step}/" in src] for step in (1, 2)}
+    assert len(at[1]) == 4 * 4 and len(at[2]) == 3 * 4 == len(images) - len(at[1])
+    assert all((out / src).is_file() for src in images)
+    assert page.count("not logged") == 1  # gated/seed1 stopped at step 1
+    for run_id in table["run_id"]:
+        assert f"{run_id[:8]}), step 1" in page and f"{run_id[:8]}), step 2" in page
+
+
+@pytest.mark.slow  # slow tier: reads the synthetic store (~3-8 s)
+def test_a_second_paper_the_audited_set_does_not_read_is_a_clear_error(store, tmp_path, capsys):
+    # The synthetic runs' audited set is `gated`, which reads no second paper.
+    with pytest.raises(SystemExit) as exit_:
+        run_compare(tmp_path, "--runs", store["run_ids"]["gated", 0], "--second-paper")
+    assert exit_.value.code == 2
+    error = capsys.readouterr().err
+    assert "audited set (gated) reads no second paper" in error and "--second-paper '#" in error
+    assert not (tmp_path / "compare").exists()  # refused before anything was written
+
+
 def loaded_after(call: str, modules: tuple[str, ...]) -> str:
     """Which of `modules` a fresh interpreter has loaded once `call` (on `compare`) exits."""
     code = (f"import sys; from watercolor import compare\ntry: {call}\nexcept SystemExit: pass\n"

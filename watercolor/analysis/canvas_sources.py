@@ -3,6 +3,7 @@
     >>> source = StoreCanvases(mlflow.MlflowClient(uri))     # the PNGs the runs logged
     >>> source = RenderedCanvases(records)                    # records hold no PNGs: re-render
     >>> pngs = source.rollouts(run_id, step, rows, folder)    # {reply index: PNG path}
+    >>> pngs = source.rollouts(run_id, step, rows, folder, paper="#1e3a5f")  # over a 2nd paper
     >>> source.close()                                        # or `with RenderedCanvases(...)`
 
 A study's committed records keep the replies, not their canvases; the renderer is deterministic
@@ -12,6 +13,11 @@ and the seed it was painted with. Runs that painted alike (the same renderer and
 share one renderer, kept warm from call to call until `close()`: a study's 15 galleries start
 one pool's browsers, not 15 (each pool's start costs ~3 CPU-s a browser).
 
+Over a second paper (`paper=`): each reply that ran clean is painted again over that paper, as a
+set that reads one paints its twin (the task's `with_twin`: its code, the same seed). No run
+logs its twins' pictures, so a store's canvases are re-rendered for it too (`StoreCanvases`'s
+`repaint`).
+
 What this isolates: nothing itself; replies run in the render pool's sandboxed pages
 (`watercolor.render.pool`).
 """
@@ -19,6 +25,7 @@ What this isolates: nothing itself; replies run in the render pool's sandboxed p
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -32,19 +39,31 @@ from watercolor.config import compose_train
 
 
 class StoreCanvases:
-    """The canvases the runs logged to an MLflow store."""
+    """The canvases the runs logged to an MLflow store; `repaint` (a `RenderedCanvases` of the
+    same runs) paints what no run logged: the replies over a second paper."""
 
-    def __init__(self, client: mlflow.MlflowClient) -> None:
-        self.client = client
+    def __init__(
+        self, client: mlflow.MlflowClient, repaint: RenderedCanvases | None = None
+    ) -> None:
+        self.client, self.repaint = client, repaint
 
     def close(self) -> None:
-        """Nothing to release (as `RenderedCanvases.close`, so either can be closed)."""
+        """Close `repaint`'s browsers, if it started any (as `RenderedCanvases.close`)."""
+        if self.repaint is not None:
+            self.repaint.close()
 
-    def rollouts(self, run_id: str, step: int, rows: pd.DataFrame, folder: Path) -> dict:
-        """{index: PNG} of the run's logged rollout step, plus "grid" (its grid image)."""
+    def rollouts(
+        self, run_id: str, step: int, rows: pd.DataFrame, folder: Path, paper: str | None = None
+    ) -> dict:
+        """{index: PNG} of the run's logged rollout step, plus "grid" (its grid image); over
+        `paper`, `repaint`'s (ValueError without one)."""
+        if paper is not None:
+            if self.repaint is None:
+                raise ValueError("a store holds no canvas over a second paper: give a repaint")
+            return self.repaint.rollouts(run_id, step, rows, folder, paper)
         folder.mkdir(parents=True, exist_ok=True)
-        self.client.download_artifacts(run_id, f"rollouts/step_{step:05d}", str(folder))
-        images = folder / f"step_{step:05d}"
+        self.client.download_artifacts(run_id, f"rollouts/{step_folder(step)}", str(folder))
+        images = folder / step_folder(step)
         found = {int(i): images / f"canvas_{int(i):02d}.png" for i in rows["index"]}
         return {k: p for k, p in found.items() if p.is_file()} | {"grid": images / "grid.png"}
 
@@ -69,6 +88,8 @@ class RenderedCanvases:
         self.seeds = {info["run_id"]: int(info["seed"]) for info in found.runs}
         self._runner: asyncio.Runner | None = None  # the one loop the renderers live on
         self._renderers: dict[str, object] = {}  # renderer + episode config -> its LocalRenderer
+        # The last batch painted (key, canvases): its twins over a second paper reuse it.
+        self._last: tuple[tuple, list] | None = None
 
     def __enter__(self) -> RenderedCanvases:
         return self
@@ -80,7 +101,7 @@ class RenderedCanvases:
         """Close every renderer and their loop. Safe to call twice."""
         if self._runner is None:
             return
-        renderers, self._renderers = list(self._renderers.values()), {}
+        renderers, self._renderers, self._last = list(self._renderers.values()), {}, None
 
         async def close_all() -> None:
             await asyncio.gather(*(p.close() for p in renderers), return_exceptions=True)
@@ -91,10 +112,14 @@ class RenderedCanvases:
             self._runner.close()
             self._runner = None
 
-    def rollouts(self, run_id: str, step: int, rows: pd.DataFrame, folder: Path) -> dict:
-        """{index: PNG} of the rows' replies painted as the run painted them, plus "grid"."""
+    def rollouts(
+        self, run_id: str, step: int, rows: pd.DataFrame, folder: Path, paper: str | None = None
+    ) -> dict:
+        """{index: PNG} of the rows' replies painted as the run painted them, plus "grid"; with
+        `paper`, those that ran clean painted again over it instead (the module docstring)."""
         indices = [int(i) for i in rows["index"]]
-        pngs = self._paint(list(rows["reply"]), self.seeds[run_id], self.configs[run_id])
+        pngs = self._paint(list(rows["reply"]), self.seeds[run_id], self.configs[run_id], paper)
+        folder = folder / step_folder(step, paper)  # as a store's download lays them out
         found = _save(
             folder, {f"canvas_{i:02d}": png for i, png in zip(indices, pngs, strict=True)}
         )
@@ -116,7 +141,9 @@ class RenderedCanvases:
         pngs = self._paint(list(rows["reply"]), seed, config)
         return _save(folder, dict(zip(keys, pngs, strict=True)))
 
-    def _paint(self, replies: list[str], seed: int, config_yaml: str) -> list[bytes | None]:
+    def _paint(
+        self, replies: list[str], seed: int, config_yaml: str, paper: str | None = None
+    ) -> list[bytes | None]:
         from watercolor.render.renderers import LocalRenderer  # the browser only when rendering
 
         if self._runner is None:
@@ -131,10 +158,27 @@ class RenderedCanvases:
             self._renderers[key] = renderer
 
         async def paint() -> list[bytes | None]:
-            canvases = await asyncio.gather(*(renderer(reply, seed) for reply in replies))
-            return [canvas.png for canvas in canvases]
+            batch = (key, seed, tuple(replies))
+            if self._last is not None and self._last[0] == batch:
+                canvases = self._last[1]  # the same replies, just painted: their twins follow
+            else:
+                canvases = await asyncio.gather(*(renderer(reply, seed) for reply in replies))
+                self._last = (batch, canvases)
+            if paper is None:
+                return [canvas.png for canvas in canvases]
+            pool = await renderer.started()  # a twin: the clean run's code over `paper`
+            clean = [c for c in canvases if c.ok]
+            twins = await asyncio.gather(*(pool.render(c.sketch, seed, paper) for c in clean))
+            painted = {id(c): t.png for c, t in zip(clean, twins, strict=True)}
+            return [painted.get(id(canvas)) for canvas in canvases]
 
         return self._runner.run(paint())
+
+
+def step_folder(step: int, paper: str | None = None) -> str:
+    """A rollout step's folder name (a store's artifact path's), over `paper` if one is named."""
+    name = f"step_{step:05d}"
+    return name if paper is None else f"{name}_over_{re.sub('[^0-9A-Za-z]+', '', paper)}"
 
 
 def task_harness(task: DictConfig) -> DictConfig:

@@ -18,6 +18,8 @@ DESCRIPTION = (
 )
 # The compare run's experiment: the compared runs' name plus this (--log-experiment names another)
 COMPARE_EXPERIMENT_SUFFIX = "-compare"
+# `--second-paper` alone: the paper the runs' audited set reads (its config's `second_paper`)
+AUDITED_PAPER = "audited"
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -47,6 +49,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "URL)")  # fmt: skip
     parser.add_argument("--no-gallery", action="store_true",
                         help="no galleries (no canvases fetched or rendered)")  # fmt: skip
+    parser.add_argument("--gallery-steps", type=_step, nargs="+", metavar="STEP",
+                        help="the rollout steps the gallery shows, each run at each (default: "
+                        "the last step every run logged)")  # fmt: skip
+    parser.add_argument("--second-paper", nargs="?", const=AUDITED_PAPER, metavar="COLOUR",
+                        help="paint each reply the gallery shows again over this paper (a CSS "
+                        "colour; alone: the one the runs' audited set reads, e.g. show_through's) "
+                        "and show both")  # fmt: skip
     parser.add_argument("--ema", type=_smoothing, default=stats.SMOOTHING, metavar="WEIGHT",
                         help="curve smoothing: EMA weight of the past in [0, 1), 0 = raw "
                         "(default %(default)s)")  # fmt: skip
@@ -59,7 +68,17 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         usage.fail(f"no records folder {args.records}")
     if args.sweep_dir is not None and not Path(args.sweep_dir).is_dir():
         usage.fail(f"no sweep dir {args.sweep_dir}")
+    if args.no_gallery and (args.gallery_steps or args.second_paper):
+        usage.fail("--gallery-steps and --second-paper choose what the gallery shows: drop "
+                   "--no-gallery, or them")  # fmt: skip
     return args
+
+
+def _step(text: str) -> int:
+    step = int(text)
+    if step < 1:
+        raise argparse.ArgumentTypeError(f"a rollout step is 1 or more, got {text}")
+    return step
 
 
 def _smoothing(text: str) -> float:

@@ -44,7 +44,7 @@ from watercolor.analysis.records import (
     provenance_table,
     provenance_warnings,
 )
-from watercolor.config import tracking_defaults
+from watercolor.config import compose_train, tracking_defaults
 from watercolor.tracking import (
     mlflow_run,
     quiet_artifact_transfers,
@@ -302,6 +302,20 @@ def common_audited(found: Records) -> str | None:
     return named.pop() if len(named) == 1 else None
 
 
+def second_paper(found: Records, asked: str | None) -> str | None:
+    """The paper `--second-paper` names: a colour as given, or (`compare_args.AUDITED_PAPER`)
+    the `second_paper` of the audited set the runs' configs name; exit 2 if they name none that
+    reads one."""
+    if asked != compare_args.AUDITED_PAPER:
+        return asked
+    audited = common_audited(found)
+    paper = compose_train([f"reward={audited}"]).reward.get("second_paper") if audited else None
+    if paper is None:
+        usage.fail(f"--second-paper: the runs' audited set ({audited or 'none named'}) reads no "
+                   "second paper; name a colour, e.g. --second-paper '#1e3a5f'")  # fmt: skip
+    return paper
+
+
 def audited_first(names: list[str], audited: str | None) -> list[str]:
     """`names` by section (all but a name's last part, in order of first appearance), the
     audited set's (`<section>/<audited>`) first in each, the order kept otherwise."""
@@ -315,47 +329,80 @@ def audited_first(names: list[str], audited: str | None) -> list[str]:
 # --- gallery ------------------------------------------------------------------------------------
 
 
-def gallery_step(rollouts: Mapping[str, pd.DataFrame]) -> dict[str, int | None]:
-    """The last rollout step every run logged; a run's own last one if they share none."""
+def gallery_steps(
+    rollouts: Mapping[str, pd.DataFrame], chosen: Sequence[int] | None = None
+) -> dict[str, list[int]]:
+    """Each run's gallery steps: `chosen` (all of them, logged or not: a step a run did not
+    log shows as such), else the last rollout step every run logged, or a run's own last one
+    if they share none."""
+    if chosen:
+        return {run_id: list(chosen) for run_id in rollouts}
     steps = {run_id: sorted({int(s) for s in table["step"]}) for run_id, table in rollouts.items()}
     shared = set.intersection(*(set(s) for s in steps.values())) if steps else set()
     if shared:
-        return dict.fromkeys(steps, max(shared))
-    return {run_id: (s[-1] if s else None) for run_id, s in steps.items()}
+        return dict.fromkeys(steps, [max(shared)])
+    return {run_id: s[-1:] for run_id, s in steps.items()}
 
 
-def run_cards(canvases, run_id: str, step: int, rollouts: pd.DataFrame, out_dir: Path) -> list:
-    """Gallery cards of one run at one rollout step: its grid, then each canvas with its prompt."""
+def run_cards(
+    canvases, run_id: str, step: int, rollouts: pd.DataFrame, out_dir: Path,
+    paper: str | None = None,
+) -> list:  # fmt: skip
+    """Gallery cards of one run at one rollout step: its grid, then each canvas with its prompt;
+    with `paper`, each reply's canvas over that paper beside it (the grid's too)."""
     rows = rollouts[rollouts["step"] == step].sort_values("index")
-    found = canvases.rollouts(run_id, step, rows, out_dir / "gallery" / run_id)
+    if rows.empty:
+        return [{"caption": f"rollout step {step}", "placeholder": "not logged"}]
+    folder = out_dir / "gallery" / run_id
+    found = canvases.rollouts(run_id, step, rows, folder)
+    over = canvases.rollouts(run_id, step, rows, folder, paper) if paper else {}
     cards = [{"image": relative(found["grid"], out_dir), "caption": "grid",
               "lines": [f"rollout step {step}"]}]  # fmt: skip
+    if paper:
+        cards.append({"image": relative(over["grid"], out_dir), "caption": f"grid over {paper}",
+                      "lines": [f"rollout step {step}: the clean runs painted again"]})  # fmt: skip
     for row in rows.to_dict("records"):
-        canvas = found.get(int(row["index"]))
+        index = int(row["index"])
+        canvas = found.get(index)
+        caption = f"#{index}: reward {score_text(row['reward'])} ({row['status']})"
         cards.append({
             "image": relative(canvas, out_dir) if canvas else None,
             "placeholder": row["status"],
-            "caption": f"#{int(row['index'])}: reward {score_text(row['reward'])} "
-                       f"({row['status']})",
+            "caption": caption,
             "lines": [row["prompt"], row.get("violations") or "no violations"],
         })  # fmt: skip
+        if paper:
+            twin, clean = over.get(index), row["status"] == "ok"
+            cards.append({"image": relative(twin, out_dir) if twin else None,
+                          "placeholder": "no canvas" if clean else "not a clean run",
+                          "caption": f"#{index} over {paper}"})  # fmt: skip
     return cards
 
 
-def write_gallery(canvases, table: pd.DataFrame, found: Records, out_dir: Path) -> Path:
-    """gallery.html: each run's grid and canvases at the same rollout step, side by side."""
-    steps = gallery_step({run_id: found.rollouts[run_id] for run_id in table["run_id"]})
+def write_gallery(
+    canvases,
+    table: pd.DataFrame,
+    found: Records,
+    out_dir: Path,
+    steps: Sequence[int] | None = None,
+    paper: str | None = None,
+) -> Path:
+    """gallery.html: each run's grid and canvases at the same rollout steps (`steps`, default
+    `gallery_steps`'), side by side; with `paper`, over that paper too."""
+    chosen = gallery_steps({run_id: found.rollouts[run_id] for run_id in table["run_id"]}, steps)
     sections = []
     for run in table.to_dict("records"):
-        step = steps[run["run_id"]]
         heading = f"{run['label']} ({run['run_name']}, {run['run_id'][:8]})"
-        if step is None:
+        if not chosen[run["run_id"]]:
             sections.append((heading, [{"caption": "no rollouts logged"}]))
             continue
         rollouts = found.rollouts[run["run_id"]]
-        sections.append((heading, run_cards(canvases, run["run_id"], step, rollouts, out_dir)))
+        for step in chosen[run["run_id"]]:
+            cards = run_cards(canvases, run["run_id"], step, rollouts, out_dir, paper)
+            sections.append((f"{heading}, step {step}" if steps else heading, cards))
+    title = "compare: canvases at the same step" + (f", and over {paper}" if paper else "")
     path = out_dir / "gallery.html"
-    path.write_text(gallery_html("compare: canvases at the same step", sections))
+    path.write_text(gallery_html(title, sections))
     return path
 
 
@@ -371,10 +418,13 @@ def compare(
     resamples: int = stats.RESAMPLES,
     seed: int = 0,
     gallery: bool = True,
+    gallery_steps: Sequence[int] | None = None,
+    second_paper: str | None = None,
 ) -> dict[str, Path]:
     """Write the tables, curves, provenance, gallery and (with evaluations) the matrix and its
     statistics of the runs `found` holds into `out_dir`; their paths. `canvases` fetches the
-    galleries' pictures (`watercolor.analysis.canvas_sources`); `gallery=False` leaves them out.
+    galleries' pictures (`watercolor.analysis.canvas_sources`); `gallery=False` leaves them out,
+    `gallery_steps` and `second_paper` choose what the rollouts' gallery shows (`write_gallery`).
     `seed` seeds the bootstrap."""
     out_dir.mkdir(parents=True, exist_ok=True)
     found = in_order(found)
@@ -389,7 +439,8 @@ def compare(
     paths |= write_yardsticks(table, histories, found, out_dir, names, identical,
                               smoothing=smoothing, resamples=resamples, seed=seed)  # fmt: skip
     if gallery:
-        paths["gallery"] = write_gallery(canvases, table, found, out_dir)
+        paths["gallery"] = write_gallery(canvases, table, found, out_dir, gallery_steps,
+                                         second_paper)  # fmt: skip
     matrix = matrices.matrix_table(found)
     if len(matrix):
         shown = canvases if gallery else None
@@ -456,10 +507,12 @@ def run(args: argparse.Namespace, selected: StoreSelection | None = None) -> dic
         client = mlflow.MlflowClient(uri)
         studies = [args.study] if args.study else None
         found = records.from_store(client, runs, evaluations(client, runs, studies))
-        canvases = StoreCanvases(client)
+        canvases = StoreCanvases(client, repaint=RenderedCanvases(found))
+    paper = second_paper(found, args.second_paper)
     with contextlib.closing(canvases):  # a re-render's browsers end here
         paths = compare(found, canvases, out_dir, smoothing=args.ema, resamples=args.resamples,
-                        seed=args.bootstrap_seed, gallery=not args.no_gallery)  # fmt: skip
+                        seed=args.bootstrap_seed, gallery=not args.no_gallery,
+                        gallery_steps=args.gallery_steps, second_paper=paper)  # fmt: skip
     if "verdict" in paths:
         matrices.print_statistics(paths)
         print()
