@@ -130,6 +130,20 @@ def test_an_experiment_keeps_only_its_newest_run_views(client, tmp_path, monkeyp
     assert runs[0].info.run_id not in kept and runs[2].info.run_id in kept
 
 
+def test_an_experiment_keeps_only_its_newest_side_by_side_views_and_every_other_view(
+    client, tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setattr(tracking, "SIDE_BY_SIDE_KEPT", 2)
+    runs = [training_job(client, tmp_path / f"job{n}", {"reward/total": 0.1}) for n in range(4)]
+    experiment = runs[0].info.experiment_id
+    client.set_experiment_tag(experiment, f"{SAVED_VIEW_PREFIX}a-users-own", '{"updatedAt": 0}')
+    keys = [tracking.save_side_by_side_view(client.tracking_uri, runs[:n]) for n in (2, 3, 4)]
+    tags = client.get_experiment(experiment).tags
+    views = {k.removeprefix(SAVED_VIEW_PREFIX) for k in tags if k.startswith(SAVED_VIEW_PREFIX)}
+    assert keys[0] not in views and {keys[1], keys[2], "a-users-own"} <= views
+    assert sum(k.startswith(tracking.RUN_VIEW_PREFIX) for k in views) == 4  # the runs' own kept
+
+
 def test_a_live_run_is_resumed_when_asked_and_a_finished_one_as_before(client, tmp_path):
     killed = other_jobs_run(client, tmp_path / "killed", "RUNNING")  # killed before it ended
     with job(client, tmp_path / "killed", resume_running=True) as run:

@@ -328,13 +328,35 @@ def save_side_by_side_view(uri: str, runs: Sequence[Run], note: str = "") -> str
     (named with `note`, e.g. which jobs are identical); returns its key, the same for the same
     runs (comparing them again updates their view)."""
     ids = sorted(run.info.run_id for run in runs)
-    key = "watercolor-" + hashlib.sha1(",".join(ids).encode()).hexdigest()[:16]
+    key = SIDE_BY_SIDE_PREFIX + hashlib.sha1(",".join(ids).encode()).hexdigest()[:16]
     name = f"side by side {datetime.datetime.now():%m-%d %H:%M}" + (f": {note}" if note else "")
-    return _save_view(uri, runs[0].info.experiment_id, key, name, side_by_side_view(runs))
+    experiment = runs[0].info.experiment_id
+    _save_view(uri, experiment, key, name, side_by_side_view(runs))
+    forget_old_views(
+        uri, experiment, lambda k: not k.startswith(RUN_VIEW_PREFIX), SIDE_BY_SIDE_KEPT
+    )
+    return key
 
 
-RUN_VIEW_PREFIX = "watercolor-run-"  # the key of a training run's own view (`save_run_view`)
-RUN_VIEWS_KEPT = 10  # an experiment keeps the newest this many (the UI saves at most 40 views)
+# The keys of our saved views (the UI's own have other keys, never ours to forget): a comparison's
+# (`save_side_by_side_view`) and a training run's (`save_run_view`). An experiment keeps the
+# newest so many of each: the UI saves no more views in an experiment holding 40.
+SIDE_BY_SIDE_PREFIX = "watercolor-"
+RUN_VIEW_PREFIX = "watercolor-run-"
+SIDE_BY_SIDE_KEPT = 20
+RUN_VIEWS_KEPT = 10
+
+
+def forget_old_views(uri: str, experiment_id: str, ours, kept: int) -> None:
+    """Delete all but the newest `kept` of the experiment's saved views whose key (after
+    `SIDE_BY_SIDE_PREFIX`, which every key of ours starts with) `ours(key)` accepts."""
+    client = mlflow.MlflowClient(uri)
+    prefix = SAVED_VIEW_PREFIX + SIDE_BY_SIDE_PREFIX
+    saved = {tag: json.loads(value)["updatedAt"]
+             for tag, value in client.get_experiment(experiment_id).tags.items()
+             if tag.startswith(prefix) and ours(tag.removeprefix(SAVED_VIEW_PREFIX))}  # fmt: skip
+    for old in sorted(saved, key=saved.get, reverse=True)[kept:]:
+        client.delete_experiment_tag(experiment_id, old)
 
 
 def run_view(uri: str, run_id: str) -> str | None:
@@ -364,12 +386,7 @@ def save_run_view(uri: str, run: Run) -> str:
     experiment = run.info.experiment_id
     state = side_by_side_view([run], reward_first=True)
     _save_view(uri, experiment, key, f"charts of {run.info.run_name}", state)
-    client = mlflow.MlflowClient(uri)
-    tags = client.get_experiment(experiment).tags
-    saved = {k: json.loads(v)["updatedAt"] for k, v in tags.items()
-             if k.startswith(SAVED_VIEW_PREFIX + RUN_VIEW_PREFIX)}  # fmt: skip
-    for old in sorted(saved, key=saved.get, reverse=True)[RUN_VIEWS_KEPT:]:
-        client.delete_experiment_tag(experiment, old)
+    forget_old_views(uri, experiment, lambda k: k.startswith(RUN_VIEW_PREFIX), RUN_VIEWS_KEPT)
     return key
 
 
