@@ -507,7 +507,8 @@ def run(args: argparse.Namespace, selected: StoreSelection | None = None) -> dic
         client = mlflow.MlflowClient(uri)
         studies = [args.study] if args.study else None
         found = records.from_store(client, runs, evaluations(client, runs, studies))
-        canvases = StoreCanvases(client, repaint=RenderedCanvases(found))
+        repaint = RenderedCanvases(found) if args.second_paper else None  # reads every seed
+        canvases = StoreCanvases(client, repaint=repaint)
     paper = second_paper(found, args.second_paper)
     with contextlib.closing(canvases):  # a re-render's browsers end here
         paths = compare(found, canvases, out_dir, smoothing=args.ema, resamples=args.resamples,
