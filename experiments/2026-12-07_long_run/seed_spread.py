@@ -1,7 +1,7 @@
 """How much a verdict near p = 0.05 owes to the bootstrap's random draws (written before part 5,
 with no result of this study read; see README, "Before the last part").
 
-    .venv/bin/python experiments/2026-12-07_long_run/seed_spread.py      # -> analysis/seed_spread.csv
+    .venv/bin/python experiments/2026-12-07_long_run/seed_spread.py  # -> analysis/seed_spread.csv
 
 `analyse.py` draws every bootstrap from one generator (seed `SEED`), so a p within ~0.01 of 0.05
 can fall either side with other draws (the re-analysis's dry run: show_through's mean matted
@@ -14,13 +14,16 @@ the registered verdict is analyse.py's; this is reported beside it.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-import analyse  # this folder's analysis: run as a script, its folder is on sys.path
+SPEC = importlib.util.spec_from_file_location("analyse", Path(__file__).parent / "analyse.py")
+analyse = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(analyse)
 
 NEAR = 0.01  # a p this close to ALPHA gets its spread
 GENERATORS = range(1, 11)
@@ -58,8 +61,12 @@ def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
     found.to_csv(Path(args.analysis) / "seed_spread.csv", index=False)
     if len(found):
         summary = found.groupby(["arm", "seed", "series"]).agg(
-            registered_p=("registered_p", "first"), p_min=("p_vs_line", "min"),
-            p_max=("p_vs_line", "max"), delayed=("delayed", "sum"), of=("delayed", "size"))
+            registered_p=("registered_p", "first"),
+            p_min=("p_vs_line", "min"),
+            p_max=("p_vs_line", "max"),
+            delayed=("delayed", "sum"),
+            of=("delayed", "size"),
+        )
         print(summary.to_string())
     else:
         print(f"no series of question a has p within {NEAR} of {analyse.ALPHA}")
