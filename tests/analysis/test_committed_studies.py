@@ -2,8 +2,9 @@
 watercolor.compare --records experiments/<study>/records` (galleries left out) writes every CSV
 the study committed under `compare/`, byte for byte. So a change to the analysis that would
 change a published figure fails here, and a study's write-up can be rebuilt from a fresh clone.
-Fast tier: the five studies take ~20 s (no training, no rendering). The SVG product study's own
-scripts (analyse.py, within_group.py) rebuild its other committed CSVs too.
+Fast tier: the two small studies take a few seconds (no training, no rendering); the four largest
+rebuild in the slow tier. The SVG product study's own scripts (analyse.py, within_group.py) and
+the long study's pre-registered analysis (analyse.py) rebuild their other committed CSVs too.
 
 Not the three-reward study (`2026-12-01_three_rewards_v2`): its `compare/` predates the `arm`
 and `weights` columns of runs.csv, provenance.csv and aggregate.csv (its curves.csv, which compare
@@ -29,11 +30,17 @@ STUDIES = [
     "2026-12-05_svg_product",
     "2026-12-05_svg_task",
     "2026-12-05_washes",
+    "2026-12-07_long_run",
 ]
 
 
-# The three largest rebuild in the slow tier (10-52 s each here; experiments/2026-12-07_test_tiers).
-SLOW_STUDIES = {"2026-12-04_translucency", "2026-12-05_svg_product", "2026-12-05_washes"}
+# The largest rebuild in the slow tier (10-52 s each here; experiments/2026-12-07_test_tiers).
+SLOW_STUDIES = {
+    "2026-12-04_translucency",
+    "2026-12-05_svg_product",
+    "2026-12-05_washes",
+    "2026-12-07_long_run",  # 9 jobs of 150 steps with the yardsticks: ~30 s here
+}
 
 
 @pytest.mark.parametrize(
@@ -74,3 +81,16 @@ def test_the_svg_product_studys_own_analyses_rebuild_their_committed_csvs():
     }
     for name, table in rebuilt.items():
         assert table.round(4).to_csv(index=False) == (folder / name).read_text(), name
+
+
+@pytest.mark.slow
+def test_the_long_studys_pre_registered_analysis_rebuilds_its_committed_csvs(tmp_path, capsys):
+    # analyse.py on the committed records (~40 s): every table of analysis/, byte for byte (its
+    # bootstraps draw from one seeded generator, so the figures the write-up quotes come back).
+    folder = EXPERIMENTS / "2026-12-07_long_run"
+    script(folder.name, "analyse.py").main(["--out", str(tmp_path)])
+    tables = folder / "analysis"
+    committed = sorted(tables.glob("[a-d]_*.csv")) + [tables / "verdicts.csv"]
+    assert len(committed) == 7, committed
+    for table in committed:
+        assert (tmp_path / table.name).read_bytes() == table.read_bytes(), table.name
