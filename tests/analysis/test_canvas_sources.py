@@ -125,6 +125,9 @@ function setup() {
         source.rollouts("r1", 10, later, tmp_path, paper="#1e3a5f")
         assert CallCounted.calls == 4  # other replies are painted first, then their twins
     assert set(own) == set(over) == {0, "grid"}  # the refused reply has no twin either
+    grids = [pixels(str(found["grid"])) for found in (own, over)]
+    assert grids[0].shape == grids[1].shape == (200, 400, 3)  # a tile per reply, in order
+    assert (grids[1][:, 200:] == 128).all()  # the refused reply's tile: grey, in its place
     assert own[0].parent.name == "step_00005" and over[0].parent.name == "step_00005_over_1e3a5f"
     corner_own, corner_over = pixels(str(own[0]))[2, 2], pixels(str(over[0]))[2, 2]
     assert np.abs(corner_own - (243, 234, 214)).max() <= 6  # the paper the sketch asked for

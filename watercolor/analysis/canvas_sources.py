@@ -125,7 +125,7 @@ class RenderedCanvases:
         )
         result = {i: found[f"canvas_{i:02d}"] for i in indices if f"canvas_{i:02d}" in found}
         grid = folder / "grid.png"
-        _grid(list(result.values()), grid)
+        _grid([result.get(i) for i in indices], grid)  # a tile per reply: both papers' align
         return result | {"grid": grid}
 
     def evaluation(self, evaluation: Evaluation, keys: Sequence[str], folder: Path) -> dict:
@@ -199,13 +199,17 @@ def _save(folder: Path, pngs: dict[str, bytes | None]) -> dict[str, Path]:
     return found
 
 
-def _grid(paths: list[Path], target: Path, tile: int = 200) -> None:
+def _grid(paths: list[Path | None], target: Path, tile: int = 200) -> None:
+    """Up to 4 tiles a row, in order; a reply with no canvas (None) keeps its tile, grey, so
+    a grid over the second paper lines up with the run's own."""
     from PIL import Image
 
     columns = max(1, min(4, len(paths)))
     rows = max(1, -(-len(paths) // columns))
     grid = Image.new("RGB", (columns * tile, rows * tile), (128, 128, 128))
     for i, path in enumerate(paths):
+        if path is None:
+            continue
         with Image.open(path) as image:
             grid.paste(
                 image.convert("RGB").resize((tile, tile)),
