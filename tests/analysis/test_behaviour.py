@@ -80,6 +80,7 @@ def test_effective_bleed_and_texture_fall_back_on_the_librarys_defaults(code, bl
     ("brush.fill(255, 255, 255, 80); brush.fill('#000000');", 0.5),  # white and black
     ("brush.fill(\"#808080\", 200);", 0.2158605),  # mid grey is darker than half
     ("brush.fill(r, g, b, 120); brush.fill('red');", math.nan),  # nothing readable
+    ("brush.fill(2550, 900, 300); brush.fill(-40, -1, 0);", 0.5),  # clamped, as p5 paints them
 ])  # fmt: skip
 def test_fill_luminance_reads_number_and_hex_colours(code, luminance):
     assert style_measures(code)["style/fill_luminance"] == pytest.approx(luminance, nan_ok=True)

@@ -81,8 +81,9 @@ def fill_luminances(reply: str) -> list[float]:
 
 
 def luminance(rgb: list[float]) -> float:
-    """WCAG's relative luminance of an sRGB colour (channels 0-255)."""
-    r, g, b = (_linear(channel / 255) for channel in rgb)
+    """WCAG's relative luminance of an sRGB colour (channels 0-255; p5 clamps a channel outside
+    them, and so does this: `fill(900, 0, 0)` paints as red)."""
+    r, g, b = (_linear(min(max(channel, 0.0), 255.0) / 255) for channel in rgb)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
