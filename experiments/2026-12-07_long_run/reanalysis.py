@@ -380,8 +380,11 @@ def question_c(jobs: dict, steps: np.ndarray, a: pd.DataFrame, resamples: int) -
             rows.append(row | {"delayed_fall": False, "verdict": "no"})
             continue
         found = sequence(flat, alphas[key], int(opacity["onset"]), (*key, "c"), resamples)
+        # The README's label is for a job that fails condition 2; one with flat colour first that
+        # fails only condition 3 (not given up faster after tau) is labelled as such.
         verdict = "yes" if found["flat_first"] and found["given_up"] else (
-            "delayed see-through without the flat-colour phase")  # fmt: skip
+            "delayed see-through without the flat-colour phase" if not found["flat_first"]
+            else "delayed see-through after flat colour, not given up faster")  # fmt: skip
         rows.append(row | {"delayed_fall": True} | found | {"verdict": verdict})
     return pd.DataFrame(rows)
 
