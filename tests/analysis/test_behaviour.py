@@ -69,6 +69,7 @@ def test_fills_without_a_readable_opacity_leave_the_style_unknown():
     ("brush.fillBleed(0); brush.fillTexture(0, 0);", 0.0, 0.0),  # the flat kind's pair
     ("brush.fillBleed(0.2, 'out'); brush.fillBleed( 0.4 ); brush.fillTexture(0.5, 0.9);", 0.3, 0.5),
     ("brush.fillBleed(b); brush.fillTexture(t, 0.5);", 0.07, 0.8),  # variables only: unreadable
+    ("brush.fillBleed(3); brush.fillBleed(-1); brush.fillTexture(25, 1);", 0.5, 1.0),  # clamped
 ])  # fmt: skip
 def test_effective_bleed_and_texture_fall_back_on_the_librarys_defaults(code, bleed, texture):
     style = style_measures(code)

@@ -58,12 +58,13 @@ def wash_count(reply: str) -> int:
 
 def setting(reply: str, name: str) -> float:
     """The effective fill setting `name` (a key of SETTERS): the mean of the setter's number
-    arguments, else the library's default (never called, or only with variables)."""
+    arguments, each clamped to 0-1 as p5.brush 2.2.2 clamps it (`fillBleed`, `fillTexture`),
+    else the library's default (never called, or only with variables)."""
     pattern, default = SETTERS[name]
     found = []
     for argument in pattern.findall(reply):
         with contextlib.suppress(ValueError):
-            found.append(float(argument))
+            found.append(min(max(float(argument), 0.0), 1.0))
     return statistics.fmean(found) if found else default
 
 
