@@ -33,7 +33,7 @@ import sys
 import tempfile
 import urllib.parse
 import zlib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -347,7 +347,7 @@ SIDE_BY_SIDE_KEPT = 20
 RUN_VIEWS_KEPT = 10
 
 
-def forget_old_views(uri: str, experiment_id: str, ours, kept: int) -> None:
+def forget_old_views(uri: str, experiment_id: str, ours: Callable[[str], bool], kept: int) -> None:
     """Delete all but the newest `kept` of the experiment's saved views whose key (after
     `SIDE_BY_SIDE_PREFIX`, which every key of ours starts with) `ours(key)` accepts."""
     client = mlflow.MlflowClient(uri)

@@ -84,7 +84,7 @@ def test_the_svg_product_studys_own_analyses_rebuild_their_committed_csvs():
 
 
 @pytest.mark.slow
-def test_the_long_studys_pre_registered_analysis_rebuilds_its_committed_csvs(tmp_path, capsys):
+def test_the_long_studys_pre_registered_analysis_rebuilds_its_committed_csvs(tmp_path):
     # analyse.py on the committed records (~40 s): every table of analysis/, byte for byte (its
     # bootstraps draw from one seeded generator, so the figures the write-up quotes come back).
     folder = EXPERIMENTS / "2026-12-07_long_run"
